@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { KeyAuthenticator, registerAuth } from './http/auth.js';
+import type { AppDeps } from './http/deps.js';
+import { registerErrorRenderer } from './http/error-renderer.js';
+import { AppError } from './http/errors.js';
+import { Metrics } from './http/metrics.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerRoutes } from './http/route.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { workspaceRoutes } from './modules/workspaces/index.js';
+import { version } from './version.js';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP app on the given dependencies; main.ts listens, tests listen on port 0. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerErrorRenderer(app, deps.config.bodyLimitBytes);
+
+  const metrics = new Metrics(deps.queue);
+  metrics.register(app);
+  await registerOpenApi(app, version);
+
+  const authenticator = new KeyAuthenticator(deps);
+  registerAuth(app, deps, authenticator);
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preParsing',
+    max: deps.config.rateLimit.max,
+    timeWindow: deps.config.rateLimit.windowMs,
+    keyGenerator: (request) =>
+      request.principal ? `key:${request.principal.apiKeyId}` : `ip:${request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('too_many_requests', `rate limit of ${context.max} requests per ${context.after} exceeded; retry later`),
+  });
+
+  registerRoutes(app, deps, [
+    ...systemRoutes(app, deps.database, metrics),
+    ...workspaceRoutes,
+    ...adminRoutes(authenticator),
+  ]);
+  return app;
+}

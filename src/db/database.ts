@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** The query interface shared by both drivers; repositories take this (or a transaction). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
+  | { kind: 'postgres'; url: string; poolMax?: number };
+
+/** An open database of either kind, with the raw client kept for the job queue and for closing. */
+export type Database =
+  | { kind: 'pglite'; db: Db; pglite: PGlite; close(): Promise<void> }
+  | { kind: 'postgres'; db: Db; pool: pg.Pool; url: string; close(): Promise<void> };
+
+/** The embedded database lives in a subfolder, beside Parley's lock file and admin token. */
+export function pgliteFolder(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+/** Opens PGlite (in a folder, or in memory from a dump) or a PostgreSQL pool. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'pglite') {
+    const pglite = target.loadDataDir
+      ? new PGlite({ loadDataDir: target.loadDataDir })
+      : new PGlite(target.dataDir ?? 'memory://');
+    await pglite.waitReady;
+    const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+    return { kind: 'pglite', db, pglite, close: () => pglite.close() };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: target.poolMax ?? 10 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const client = await pool.connect();
+  client.release();
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return { kind: 'postgres', db, pool, url: target.url, close: () => pool.end() };
+}

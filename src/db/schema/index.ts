@@ -1,0 +1,2 @@
+/** Every table of Parley. drizzle-kit generates `migrations/` from this module. */
+export * from './workspaces.js';

@@ -1,0 +1,8 @@
+import type { SQL } from 'drizzle-orm';
+import type { Db } from './database.js';
+
+/** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
+export async function queryRows<Row>(db: Db, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}

@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashApiKey, KEY_PATTERN, lookupApiKey, type Principal } from '../modules/api-keys/index.js';
+import type { AppDeps } from './deps.js';
+import { AppError, AUTH_MESSAGES } from './errors.js';
+
+const MAX_CACHE_ENTRIES = 10_000;
+
+interface CacheEntry {
+  principal: Principal | null;
+  until: number;
+}
+
+/**
+ * Verifies workspace keys with a short in-memory cache (at most PARLEY_AUTH_CACHE_MS, 1 s by
+ * default), so a revocation made by any process is honoured everywhere within that time.
+ */
+export class KeyAuthenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(private readonly deps: AppDeps) {}
+
+  async authenticate(presented: string): Promise<Principal> {
+    if (!KEY_PATTERN.test(presented)) throw new AppError('unauthorized', AUTH_MESSAGES.malformed);
+    const now = this.deps.clock.now();
+    const cacheKey = hashApiKey(presented);
+    const cached = this.cache.get(cacheKey);
+    let principal: Principal | null;
+    if (cached && cached.until > Date.now()) {
+      principal = cached.principal;
+    } else {
+      const result = await lookupApiKey(this.deps.database.db, presented, now);
+      principal = result.status === 'ok' ? result.principal : null;
+      if (this.deps.config.authCacheMs > 0) {
+        if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+        this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.config.authCacheMs });
+      }
+    }
+    if (!principal) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
+    if (principal.expiresAt && principal.expiresAt.getTime() <= now.getTime()) {
+      throw new AppError('unauthorized', AUTH_MESSAGES.expired);
+    }
+    return principal;
+  }
+
+  /** Drops cached verifications of a key in this process (revocation is immediate here). */
+  forget(apiKeyId: string): void {
+    for (const [key, entry] of this.cache) {
+      if (entry.principal?.apiKeyId === apiKeyId) this.cache.delete(key);
+    }
+  }
+}
+
+function bearer(request: FastifyRequest, missingMessage: string): string {
+  const header = request.headers.authorization;
+  if (!header) throw new AppError('unauthorized', missingMessage);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw new AppError('unauthorized', AUTH_MESSAGES.malformed);
+  return match[1];
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/** Authentication and scope check for every route, driven by the route's `auth` declaration. */
+export function registerAuth(app: FastifyInstance, deps: AppDeps, authenticator: KeyAuthenticator): void {
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth || auth === 'none') return;
+    if (auth === 'admin') {
+      const token = deps.config.adminToken;
+      if (!token) throw new AppError('not_found', AUTH_MESSAGES.adminDisabled);
+      if (!request.headers.authorization) throw new AppError('unauthorized', AUTH_MESSAGES.adminMissing);
+      if (!sameSecret(bearer(request, AUTH_MESSAGES.adminMissing), token)) {
+        throw new AppError('unauthorized', AUTH_MESSAGES.adminInvalid);
+      }
+      return;
+    }
+    const principal = await authenticator.authenticate(bearer(request, AUTH_MESSAGES.missing));
+    if (!principal.scopes.includes(auth)) throw new AppError('forbidden', AUTH_MESSAGES.scope);
+    request.principal = principal;
+  });
+}

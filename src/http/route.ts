@@ -1,0 +1,179 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { OperatorContext, RequestContext } from '../context.js';
+import { AppError, errorBodySchema } from './errors.js';
+import type { AppDeps } from './deps.js';
+
+/**
+ * Who may call a route: a workspace key with a scope, the operator's admin token, or anyone
+ * (operations endpoints). Checked centrally in auth.ts from this declaration, never in a handler.
+ */
+export type RouteAuth = 'read' | 'write' | 'admin' | 'none';
+
+type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
+type ContextFor<A extends RouteAuth> = A extends 'read' | 'write' ? RequestContext : OperatorContext;
+
+/** A route is a declaration: method, path, auth, schemas, docs and a handler of a few lines. */
+export interface RouteDeclaration<
+  A extends RouteAuth = RouteAuth,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  auth: A;
+  summary: string;
+  description?: string;
+  tags: string[];
+  body?: B;
+  querystring?: Q;
+  params?: P;
+  /** What the body must be sent as; JSON by default. Anything else is a 415. */
+  consumes?: 'json' | 'multipart';
+  /** Success status; 200 by default. */
+  status?: number;
+  response: R;
+  /** Content type of a non-JSON success answer (metrics, files). */
+  produces?: string;
+  /** Statuses this route answers besides the ones every route of its kind can (documented). */
+  errors?: number[];
+  /** Operations routes are not rate limited. */
+  rateLimited?: boolean;
+  hidden?: boolean;
+  handler: (input: {
+    ctx: ContextFor<A>;
+    body: Input<B>;
+    query: Input<Q>;
+    params: Input<P>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  }) => Promise<z.input<R>>;
+}
+
+/** Keeps the schemas' types attached to the handler. */
+export function defineRoute<
+  A extends RouteAuth,
+  R extends z.ZodType,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(route: RouteDeclaration<A, B, Q, P, R>): RouteDeclaration<A, B, Q, P, R> {
+  return route;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID.',
+  401: 'Missing, malformed, unknown, expired or revoked credentials.',
+  403: 'The API key lacks the scope this operation requires.',
+  404: 'Not found in this workspace.',
+  406: 'The resource belongs to a different workspace.',
+  409: 'Conflicts with the current state of the resource.',
+  413: 'Request body larger than the configured limit.',
+  415: 'Content-Type not accepted by this route.',
+  429: 'Rate limit exceeded for this key; retry after the `Retry-After` seconds.',
+  500: 'Unexpected failure; the request id in `X-Request-Id` finds it in the log.',
+  503: 'Not ready.',
+};
+
+function documentedErrors(route: RouteDeclaration): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.auth !== 'none') [401, 429].forEach((s) => statuses.add(s));
+  if (route.auth === 'read' || route.auth === 'write') statuses.add(403);
+  if (route.body || route.querystring || route.params) statuses.add(400);
+  if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  statuses.add(500);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function describe(route: RouteDeclaration): string {
+  const who =
+    route.auth === 'read' || route.auth === 'write'
+      ? `Scope: \`${route.auth}\` (workspace API key).`
+      : route.auth === 'admin'
+        ? 'Authentication: admin token (`PARLEY_ADMIN_TOKEN`).'
+        : 'No authentication.';
+  return [route.description, who].filter(Boolean).join('\n\n');
+}
+
+function contentTypeMatches(header: string | undefined, consumes: 'json' | 'multipart'): boolean {
+  const type = (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (consumes === 'multipart') return type === 'multipart/form-data';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** Registers declared routes on the app: schemas, OpenAPI docs, content-type check, context. */
+export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: readonly RouteDeclaration[]): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const route of routes) {
+    const consumes = route.consumes ?? 'json';
+    const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
+    for (const status of documentedErrors(route)) {
+      responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
+    }
+    typed.route({
+      method: route.method,
+      url: route.url,
+      config: { auth: route.auth, rateLimit: route.rateLimited === false ? false : undefined },
+      schema: {
+        summary: route.summary,
+        description: describe(route),
+        tags: route.tags,
+        hide: route.hidden,
+        ...(route.auth === 'read' || route.auth === 'write'
+          ? { security: [{ apiKey: [] }] }
+          : route.auth === 'admin'
+            ? { security: [{ adminToken: [] }] }
+            : {}),
+        ...(route.body ? { body: route.body, consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),
+        ...(route.querystring ? { querystring: route.querystring } : {}),
+        ...(route.params ? { params: route.params } : {}),
+        ...(route.produces ? { produces: [route.produces] } : {}),
+        response: responses,
+      },
+      preParsing: async (request, _reply, payload) => {
+        if (route.body && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
+          const expected = consumes === 'json' ? 'application/json' : 'multipart/form-data';
+          throw new AppError('unsupported_media_type', `Content-Type must be ${expected}`);
+        }
+        return payload;
+      },
+      handler: async (request, reply) => {
+        const ctx = contextFor(request, deps);
+        const result = await route.handler({
+          ctx: ctx as never,
+          body: request.body as never,
+          query: request.query as never,
+          params: request.params as never,
+          request,
+          reply,
+        });
+        reply.code(route.status ?? 200);
+        if (route.produces) reply.type(route.produces);
+        return result;
+      },
+    });
+  }
+}
+
+function contextFor(request: FastifyRequest, deps: AppDeps): RequestContext | OperatorContext {
+  const base = {
+    requestId: request.id,
+    db: deps.database.db,
+    clock: deps.clock,
+    log: request.log as Logger,
+    queue: deps.queue,
+    config: deps.config,
+  };
+  const principal = request.principal;
+  if (!principal) return base;
+  return { ...base, workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, scopes: principal.scopes };
+}

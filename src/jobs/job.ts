@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/database.js';
+
+/** What a job handler receives besides its payload. */
+export interface JobContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly log: Logger;
+  readonly jobId: string;
+  /** 0 on the first attempt, then 1, 2, ... on retries. */
+  readonly retryCount: number;
+  /** Aborted when the job's lease expires or the worker stops. */
+  readonly signal: AbortSignal;
+}
+
+/** Queue-level behaviour of a job; defaults in queue.ts. */
+export interface JobOptions {
+  /** Attempts after the first before the job is dead-lettered. */
+  readonly retryLimit?: number;
+  /** First retry delay; later ones back off exponentially up to `retryDelayMaxSeconds`. */
+  readonly retryDelaySeconds?: number;
+  readonly retryDelayMaxSeconds?: number;
+  /** The lease: an active job not finished (or heartbeated) within this is retried elsewhere. */
+  readonly expireInSeconds?: number;
+  /** When set, the worker heartbeats every half of it and a silent worker loses the job after it. */
+  readonly heartbeatSeconds?: number;
+}
+
+/** A named job: payload schema, queue options, optional cron schedule and an idempotent handler. */
+export interface JobDefinition<Payload = unknown> {
+  readonly name: string;
+  readonly payload: z.ZodType<Payload>;
+  readonly options?: JobOptions;
+  /** Cron expression (UTC) when the job also runs on a schedule with an empty-object payload. */
+  readonly schedule?: string;
+  readonly handler: (ctx: JobContext, payload: Payload) => Promise<void>;
+}
+
+/** Identity helper that keeps the payload type attached to the definition. */
+export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
+  return definition;
+}
+
+/** The name of the queue that receives a job's payload after its last failed attempt. */
+export function deadLetterName(jobName: string): string {
+  return `${jobName}.dead`;
+}
+
+/** A job with its payload type erased, for the registry (the queue validates payloads itself). */
+export type RegisteredJob = JobDefinition<never>;
+
+export function registered<Payload>(job: JobDefinition<Payload>): RegisteredJob {
+  return job as unknown as RegisteredJob;
+}

@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import type { Database, Db } from '../db/database.js';
+import { queryRows } from '../db/sql.js';
+import { deadLetterName, type JobDefinition, type RegisteredJob } from './job.js';
+
+/** pg-boss keeps its tables in this schema, beside Parley's own. */
+export const QUEUE_SCHEMA = 'pgboss';
+
+const DEFAULTS = {
+  retryLimit: 4,
+  retryDelaySeconds: 5,
+  retryDelayMaxSeconds: 300,
+  expireInSeconds: 15 * 60,
+};
+
+export interface EnqueueOptions {
+  /** Delay before the job may start. */
+  startAfterSeconds?: number;
+  /** At most one queued job per key (pg-boss singleton). */
+  singletonKey?: string;
+}
+
+export interface QueueDepth {
+  name: string;
+  state: 'created' | 'retry' | 'active';
+  count: number;
+  oldestAgeSeconds: number;
+}
+
+export interface JobQueueDeps {
+  database: Database;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  jobs: readonly RegisteredJob[];
+}
+
+/**
+ * The background job queue: pg-boss on the same database, one queue per job name plus a
+ * dead-letter queue, jobs enqueued inside the caller's transaction, workers with a lease.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly jobs = new Map<string, RegisteredJob>();
+  private started = false;
+  private working = false;
+
+  constructor(private readonly deps: JobQueueDeps) {
+    for (const job of deps.jobs) {
+      if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is registered twice`);
+      this.jobs.set(job.name, job);
+    }
+    const { database, config } = deps;
+    const common = {
+      schema: QUEUE_SCHEMA,
+      superviseIntervalSeconds: config.jobs.superviseSeconds,
+      monitorIntervalSeconds: config.jobs.superviseSeconds,
+      warningSlowQuerySeconds: 30,
+    };
+    this.boss =
+      database.kind === 'pglite'
+        ? new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
+        : new PgBoss({ ...common, connectionString: database.url, max: Math.max(2, Math.ceil(config.dbPoolMax / 2)) });
+    this.boss.on('error', (error: unknown) => deps.log.error({ err: error }, 'job queue error'));
+  }
+
+  /** Installs or migrates the queue schema and creates every queue; needed before enqueue. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const job of this.jobs.values()) {
+      const o = { ...DEFAULTS, ...job.options };
+      const dead = deadLetterName(job.name);
+      const deadOptions = { retryLimit: 0, retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 };
+      await this.ensureQueue(dead, deadOptions);
+      await this.ensureQueue(job.name, {
+        retryLimit: o.retryLimit,
+        retryDelay: o.retryDelaySeconds,
+        retryBackoff: true,
+        retryDelayMax: o.retryDelayMaxSeconds,
+        expireInSeconds: o.expireInSeconds,
+        ...(o.heartbeatSeconds ? { heartbeatSeconds: o.heartbeatSeconds } : {}),
+        deadLetter: dead,
+      });
+      if (job.schedule) await this.boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
+    }
+    this.started = true;
+  }
+
+  private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {
+    const existing = await this.boss.getQueue(name);
+    if (existing) await this.boss.updateQueue(name, options);
+    else await this.boss.createQueue(name, options);
+  }
+
+  /** Starts polling every registered queue in this process. */
+  async work(): Promise<void> {
+    if (!this.started) throw new Error('start the job queue before working');
+    if (this.working) return;
+    this.working = true;
+    const { config } = this.deps;
+    for (const job of this.jobs.values()) {
+      await this.boss.work(
+        job.name,
+        {
+          batchSize: 1,
+          localConcurrency: config.jobs.concurrency,
+          pollingIntervalSeconds: config.jobs.pollSeconds,
+        },
+        async ([item]) => {
+          if (!item) return;
+          await this.run(job, item);
+        },
+      );
+    }
+  }
+
+  private async run(
+    job: RegisteredJob,
+    item: { id: string; data: unknown; retryCount: number; signal: AbortSignal },
+  ): Promise<void> {
+    const log = this.deps.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
+    const payload = job.payload.parse(item.data);
+    const started = Date.now();
+    try {
+      await job.handler(
+        {
+          db: this.deps.database.db,
+          clock: this.deps.clock,
+          config: this.deps.config,
+          log,
+          jobId: item.id,
+          retryCount: item.retryCount,
+          signal: item.signal,
+        },
+        payload,
+      );
+      log.info({ ms: Date.now() - started }, 'job completed');
+    } catch (error) {
+      log.warn({ err: error, ms: Date.now() - started }, 'job attempt failed');
+      throw error;
+    }
+  }
+
+  /**
+   * Adds a job inside the caller's transaction (or on its own when given the database), after
+   * validating the payload: the job exists exactly when the state change that caused it commits.
+   */
+  async enqueue<Payload>(
+    tx: Db,
+    job: JobDefinition<Payload>,
+    payload: Payload,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
+    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+    const data = job.payload.parse(payload) as object;
+    const id = await this.boss.send(job.name, data, {
+      db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+    if (!id) throw new Error(`job ${job.name} was not queued (singleton already queued)`);
+    return id;
+  }
+
+  /** Jobs waiting or running, by job name and state, with the age of the oldest. */
+  async depth(): Promise<QueueDepth[]> {
+    const rows = await queryRows<{ name: string; state: QueueDepth['state']; count: number; oldest: number }>(
+      this.deps.database.db,
+      sql.raw(`SELECT name, state::text AS state, count(*)::int AS count,
+                 COALESCE(EXTRACT(EPOCH FROM now() - min(created_on)), 0)::float8 AS oldest
+               FROM ${QUEUE_SCHEMA}.job WHERE state IN ('created', 'retry', 'active')
+               GROUP BY name, state`),
+    );
+    return rows.map((r) => ({
+      name: r.name,
+      state: r.state,
+      count: Number(r.count),
+      oldestAgeSeconds: Number(r.oldest),
+    }));
+  }
+
+  /** The pg-boss instance, for tests and operators' scripts that inspect jobs. */
+  get engine(): PgBoss {
+    return this.boss;
+  }
+
+  /** Stops fetching; with `graceful`, waits (up to the timeout) for running jobs to finish. */
+  async stop(options: { graceful: boolean; timeoutMs: number }): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.working = false;
+    await this.boss.stop({ graceful: options.graceful, timeout: options.timeoutMs, close: true });
+  }
+}

@@ -1,0 +1,5 @@
+import { purgeApiKeysJob } from '../modules/api-keys/index.js';
+import { registered, type RegisteredJob } from './job.js';
+
+/** Every background job of Parley. A module adds its jobs here. */
+export const jobRegistry: readonly RegisteredJob[] = [registered(purgeApiKeysJob)];

@@ -1,0 +1,217 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { connectOperator, type OperatorClient, OperatorError } from './cli/operator.js';
+import { type Config, ConfigError, loadConfig, withOverrides } from './config/config.js';
+import { openDatabase, pgliteFolder } from './db/database.js';
+import { DataDirLockedError, acquireDataDirLock, readLock } from './db/lock.js';
+import { migrateDatabase } from './db/migrate.js';
+import { AppError } from './http/errors.js';
+import { JobQueue } from './jobs/queue.js';
+import { jobRegistry } from './jobs/registry.js';
+import { createApiKeyBodySchema } from './modules/admin/admin.schemas.js';
+import { workspaceNameSchema } from './modules/workspaces/workspaces.schemas.js';
+import { createLogger, startRuntime, stopOnSignals } from './runtime.js';
+import { systemClock } from './clock.js';
+
+const USAGE = `Usage: parley <command> [options]
+
+Commands:
+  serve [--port N] [--no-worker]     start the HTTP API (and, unless --no-worker, the job worker)
+  worker                             start a job worker only
+  migrate                            apply database migrations and exit
+  workspace create --name N [--json]
+  workspace list [--json]
+  key create --workspace ID --scopes read,write [--name N] [--expires-at ISO] [--json]
+  key list --workspace ID [--json]
+  key revoke --id KEY_ID
+
+Configuration comes from the environment (see .env.example). With no DATABASE_URL, Parley uses
+the embedded database in PARLEY_DATA_DIR (default ./data).`;
+
+class UsageError extends Error {}
+
+const options = {
+  port: { type: 'string' },
+  'no-worker': { type: 'boolean' },
+  name: { type: 'string' },
+  workspace: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-at': { type: 'string' },
+  id: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+function required(flags: Flags, name: 'name' | 'workspace' | 'scopes' | 'id'): string {
+  const value = flags[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function uuidFlag(flags: Flags, name: 'workspace' | 'id'): string {
+  const value = required(flags, name);
+  if (!z.uuid().safeParse(value).success) throw new UsageError(`--${name} must be a UUID, got "${value}"`);
+  return value;
+}
+
+function print(json: boolean | undefined, value: unknown, lines: () => string[]): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${lines().join('\n')}\n`);
+}
+
+async function withOperator<T>(config: Config, run: (client: OperatorClient) => Promise<T>): Promise<T> {
+  const client = await connectOperator(config);
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function runWorkspace(config: Config, sub: string | undefined, flags: Flags): Promise<void> {
+  if (sub === 'create') {
+    const name = workspaceNameSchema.safeParse(required(flags, 'name'));
+    if (!name.success) throw new UsageError('--name must be 1 to 200 characters');
+    const workspace = await withOperator(config, (c) => c.createWorkspace(name.data));
+    print(flags.json, workspace, () => [`created workspace ${workspace.id} "${workspace.name}"`]);
+    return;
+  }
+  if (sub === 'list') {
+    const list = await withOperator(config, (c) => c.listWorkspaces());
+    print(flags.json, list, () =>
+      list.length ? list.map((w) => `${w.id}  ${w.createdAt}  ${w.name}`) : ['no workspaces'],
+    );
+    return;
+  }
+  throw new UsageError('expected: workspace create | workspace list');
+}
+
+async function runKey(config: Config, sub: string | undefined, flags: Flags): Promise<void> {
+  if (sub === 'create') {
+    const workspaceId = uuidFlag(flags, 'workspace');
+    const parsed = createApiKeyBodySchema.safeParse({
+      name: flags.name,
+      scopes: required(flags, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
+      expiresAt: flags['expires-at'],
+    });
+    if (!parsed.success) {
+      throw new UsageError(parsed.error.issues.map((i) => `--${String(i.path[0] ?? 'scopes')}: ${i.message}`).join('; '));
+    }
+    const key = await withOperator(config, (c) => c.createKey(workspaceId, parsed.data));
+    print(flags.json, key, () => [
+      `created API key ${key.id} "${key.name}" (scopes ${key.scopes.join(',')}` +
+        `${key.expiresAt ? `, expires ${key.expiresAt}` : ''})`,
+      'The key is shown only this once:',
+      '',
+      `  ${key.key}`,
+    ]);
+    return;
+  }
+  if (sub === 'list') {
+    const workspaceId = uuidFlag(flags, 'workspace');
+    const keys = await withOperator(config, (c) => c.listKeys(workspaceId));
+    print(flags.json, keys, () =>
+      keys.length
+        ? keys.map(
+            (k) =>
+              `${k.id}  ${k.prefix}…  ${k.scopes.join(',').padEnd(10)}  ${k.name}` +
+              `${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}`,
+          )
+        : ['no keys'],
+    );
+    return;
+  }
+  if (sub === 'revoke') {
+    const id = uuidFlag(flags, 'id');
+    const key = await withOperator(config, (c) => c.revokeKey(id));
+    print(flags.json, key, () => [`revoked API key ${key.id} at ${key.revokedAt}`]);
+    return;
+  }
+  throw new UsageError('expected: key create | key list | key revoke');
+}
+
+async function runMigrate(config: Config): Promise<void> {
+  const log = createLogger(config);
+  let release = () => undefined as void;
+  if (!config.databaseUrl) {
+    const running = readLock(config.dataDir);
+    if (running) {
+      process.stdout.write(`the running server (pid ${running.pid}) already applied the migrations at start\n`);
+      return;
+    }
+    const lock = acquireDataDirLock(config.dataDir);
+    release = () => lock.release();
+  }
+  try {
+    const database = config.databaseUrl
+      ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: 2 })
+      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
+    try {
+      await migrateDatabase(database);
+      const queue = new JobQueue({ database, config, clock: systemClock, log, jobs: jobRegistry });
+      await queue.start();
+      await queue.stop({ graceful: false, timeoutMs: 1000 });
+    } finally {
+      await database.close();
+    }
+    process.stdout.write('migrations applied\n');
+  } finally {
+    release();
+  }
+}
+
+async function runServe(config: Config, flags: Flags, worker: boolean): Promise<void> {
+  let effective = config;
+  if (flags.port !== undefined) {
+    const port = z.coerce.number().int().min(0).max(65535).safeParse(flags.port);
+    if (!port.success) throw new UsageError('--port must be an integer from 0 to 65535');
+    effective = withOverrides(config, { port: port.data });
+  }
+  const runtime = await startRuntime(effective, { http: true, worker, bootstrap: true });
+  stopOnSignals(runtime);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values: flags, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const [command, sub] = positionals;
+  if (flags.help || !command || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return runServe(config, flags, !flags['no-worker']);
+    case 'worker': {
+      const runtime = await startRuntime(config, { http: false, worker: true });
+      stopOnSignals(runtime);
+      return;
+    }
+    case 'migrate':
+      return runMigrate(config);
+    case 'workspace':
+      return runWorkspace(config, sub, flags);
+    case 'key':
+      return runKey(config, sub, flags);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+    process.stderr.write(`parley: ${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof OperatorError) {
+    process.stderr.write(`parley: ${error.message}\n`);
+    process.exit(1);
+  }
+  if (error instanceof AppError) {
+    process.stderr.write(`parley: ${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`parley: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

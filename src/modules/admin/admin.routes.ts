@@ -1,0 +1,101 @@
+import type { KeyAuthenticator } from '../../http/auth.js';
+import { defineRoute } from '../../http/route.js';
+import { createApiKey, listApiKeys, presentApiKey, presentCreatedApiKey, revokeApiKey } from '../api-keys/index.js';
+import { createWorkspace, listWorkspaces, presentWorkspace } from '../workspaces/index.js';
+import {
+  apiKeyListSchema,
+  apiKeySchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  createWorkspaceBodySchema,
+  keyIdParamsSchema,
+  workspaceIdParamsSchema,
+  workspaceListSchema,
+} from './admin.schemas.js';
+import { workspaceSchema } from '../workspaces/workspaces.schemas.js';
+
+const tags = ['Admin'];
+const disabledNote = 'Enabled when `PARLEY_ADMIN_TOKEN` is set; otherwise every admin route answers 404.';
+
+/** Operator routes for workspaces and keys, behind the admin token. */
+export function adminRoutes(authenticator: KeyAuthenticator) {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v2/admin/workspaces',
+      auth: 'admin',
+      tags,
+      summary: 'Create a workspace',
+      description: disabledNote,
+      status: 201,
+      errors: [404],
+      body: createWorkspaceBodySchema,
+      response: workspaceSchema,
+      handler: async ({ ctx, body }) => presentWorkspace(await createWorkspace(ctx, body.name)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/admin/workspaces',
+      auth: 'admin',
+      tags,
+      summary: 'List workspaces (oldest first)',
+      description: disabledNote,
+      errors: [404],
+      response: workspaceListSchema,
+      handler: async ({ ctx }) => (await listWorkspaces(ctx)).map(presentWorkspace),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/admin/workspaces/:id/api-keys',
+      auth: 'admin',
+      tags,
+      summary: 'Create an API key for a workspace',
+      description:
+        `${disabledNote} The plaintext \`key\` appears only in this answer; Parley stores its SHA-256. ` +
+        '`expiresAt` must be in the future; an expired key gets 401.',
+      status: 201,
+      errors: [404],
+      params: workspaceIdParamsSchema,
+      body: createApiKeyBodySchema,
+      response: createdApiKeySchema,
+      handler: async ({ ctx, params, body }) => {
+        const { row, key } = await createApiKey(ctx, params.id, {
+          name: body.name,
+          scopes: body.scopes,
+          expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
+        });
+        return presentCreatedApiKey(row, key);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/admin/workspaces/:id/api-keys',
+      auth: 'admin',
+      tags,
+      summary: "List a workspace's API keys (without secrets)",
+      description: disabledNote,
+      errors: [404],
+      params: workspaceIdParamsSchema,
+      response: apiKeyListSchema,
+      handler: async ({ ctx, params }) => (await listApiKeys(ctx, params.id)).map(presentApiKey),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v2/admin/api-keys/:id',
+      auth: 'admin',
+      tags,
+      summary: 'Revoke an API key',
+      description:
+        `${disabledNote} From then on the key gets 401 \`invalid or revoked API key\`: at once in this ` +
+        'process, within a second (PARLEY_AUTH_CACHE_MS) in every other. Revoking twice is harmless.',
+      errors: [404],
+      params: keyIdParamsSchema,
+      response: apiKeySchema,
+      handler: async ({ ctx, params }) => {
+        const row = await revokeApiKey(ctx, params.id);
+        authenticator.forget(row.id);
+        return presentApiKey(row);
+      },
+    }),
+  ];
+}

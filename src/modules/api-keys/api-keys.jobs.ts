@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job.js';
+import { purgeDeadApiKeys } from './api-keys.service.js';
+
+/** Hourly housekeeping: deletes keys expired or revoked longer ago than PARLEY_KEY_RETENTION_DAYS. */
+export const purgeApiKeysJob = defineJob({
+  name: 'api-keys.purge',
+  payload: z.object({}).strict(),
+  schedule: '17 * * * *',
+  options: { retryLimit: 3, expireInSeconds: 300 },
+  async handler(ctx) {
+    const purged = await purgeDeadApiKeys(ctx.db, ctx.clock.now(), ctx.config.keyRetentionDays);
+    ctx.log.info({ purged }, 'purged dead API keys');
+  },
+});

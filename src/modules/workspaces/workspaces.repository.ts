@@ -1,0 +1,39 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { workspaces } from '../../db/schema/index.js';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+export async function insertWorkspace(db: Db, name: string): Promise<WorkspaceRow> {
+  const [row] = await db.insert(workspaces).values({ name }).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** All workspaces, oldest first. Operator use only. */
+export async function listWorkspaces(db: Db): Promise<WorkspaceRow[]> {
+  return db.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id));
+}
+
+export async function findWorkspace(db: Db, workspaceId: string): Promise<WorkspaceRow | undefined> {
+  const [row] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+  return row;
+}
+
+export async function renameWorkspace(
+  db: Db,
+  workspaceId: string,
+  name: string,
+  now: Date,
+): Promise<WorkspaceRow | undefined> {
+  const [row] = await db
+    .update(workspaces)
+    .set({ name, updatedAt: now })
+    .where(eq(workspaces.id, workspaceId))
+    .returning();
+  return row;
+}
+
+export async function countWorkspaces(db: Db): Promise<number> {
+  return db.$count(workspaces);
+}

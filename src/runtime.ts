@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { type Config, withOverrides } from './config/config.js';
+import { type Database, openDatabase, pgliteFolder } from './db/database.js';
+import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
+import { migrateDatabase } from './db/migrate.js';
+import type { RegisteredJob } from './jobs/job.js';
+import { JobQueue } from './jobs/queue.js';
+import { jobRegistry } from './jobs/registry.js';
+import { createApiKey } from './modules/api-keys/index.js';
+import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js';
+
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { pid: process.pid } });
+}
+
+/** The admin token of an embedded data folder: PARLEY_ADMIN_TOKEN, else the one in the folder. */
+export function readEmbeddedAdminToken(config: Config): string | undefined {
+  if (config.adminToken) return config.adminToken;
+  const file = path.join(config.dataDir, ADMIN_TOKEN_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** Embedded mode enables the admin API by generating a token into the data folder once. */
+function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
+  const existing = readEmbeddedAdminToken(config);
+  if (existing) return config.adminToken ? config : withOverrides(config, { adminToken: existing });
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, ADMIN_TOKEN_FILE);
+  const token = `padm_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  log.info({ file }, 'generated the admin token');
+  process.stdout.write(`Admin API token written to ${file} (mode 0600).\n`);
+  return withOverrides(config, { adminToken: token });
+}
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  queue: JobQueue;
+  log: Logger;
+  clock: Clock;
+  app?: FastifyInstance;
+  lock?: DataDirLock;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  http: boolean;
+  worker: boolean;
+  jobs?: readonly RegisteredJob[];
+  /** Announce the first workspace and key on an empty database (serve only). */
+  bootstrap?: boolean;
+  log?: Logger;
+}
+
+/**
+ * Opens the database (taking the data-folder lock when embedded), migrates, starts the job queue,
+ * and then the HTTP API and/or the worker. `stop()` shuts down in order: stop accepting and finish
+ * in-flight requests, finish running jobs, close the database, release the lock.
+ */
+export async function startRuntime(baseConfig: Config, options: RuntimeOptions): Promise<Runtime> {
+  let config = baseConfig;
+  const log = options.log ?? createLogger(config);
+  const clock = systemClock;
+  let lock: DataDirLock | undefined;
+  if (!config.databaseUrl) {
+    lock = acquireDataDirLock(config.dataDir);
+    config = ensureEmbeddedAdminToken(config, log);
+  }
+  let database: Database | undefined;
+  try {
+    database = config.databaseUrl
+      ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: config.dbPoolMax })
+      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
+    await migrateDatabase(database);
+    const queue = new JobQueue({ database, config, clock, log, jobs: options.jobs ?? jobRegistry });
+    await queue.start();
+    if (options.bootstrap) await bootstrapFirstWorkspace(database, clock, config);
+
+    const runtime: Runtime = { config, database, queue, log, clock, lock, stop: async () => undefined };
+    if (options.http) {
+      const app = await buildApp({ config, database, queue, clock, logger: log });
+      await app.listen({ host: config.host, port: config.port });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      lock?.update({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` });
+      runtime.app = app;
+    }
+    if (options.worker) await queue.work();
+
+    let stopping: Promise<void> | undefined;
+    runtime.stop = () => {
+      stopping ??= (async () => {
+        log.info('shutting down');
+        if (runtime.app) await runtime.app.close();
+        await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
+        await database?.close();
+        lock?.release();
+        log.info('stopped');
+      })();
+      return stopping;
+    };
+    return runtime;
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    lock?.release();
+    throw error;
+  }
+}
+
+/** On an empty database, creates workspace `default` with a read+write key and prints both once. */
+async function bootstrapFirstWorkspace(database: Database, clock: Clock, config: Config): Promise<void> {
+  const created = await database.db.transaction(async (tx) => {
+    // Serialises concurrent first starts on one PostgreSQL; a no-op cost on PGlite.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(7415926536)`);
+    if ((await countWorkspaces(tx)) > 0) return undefined;
+    const workspace = await createWorkspace({ db: tx }, 'default');
+    const { key } = await createApiKey({ db: tx, clock }, workspace.id, { name: 'default', scopes: ['read', 'write'] });
+    return { workspace, key };
+  });
+  if (!created) return;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  process.stdout.write(
+    [
+      '',
+      `Parley created the workspace "default" (${created.workspace.id}) and an API key with scopes read, write.`,
+      'The key is shown only this once; store it now:',
+      '',
+      `  ${created.key}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${created.key}" http://${shownHost}:${config.port}/v2/workspace/public`,
+      '',
+      `API documentation: http://${shownHost}:${config.port}/docs`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+/** Runs until SIGTERM or SIGINT, then stops gracefully (a second signal exits at once). */
+export function stopOnSignals(runtime: Runtime): void {
+  let received = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) process.exit(1);
+    received = true;
+    runtime.log.info({ signal }, 'signal received');
+    runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        runtime.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
