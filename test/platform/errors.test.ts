@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestApp, startTestApp } from '../support/app.js';
+import { makeTenant, type Tenant } from '../support/factories.js';
+import { assertError } from '../support/security.js';
+
+describe('error bodies', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  before(async () => {
+    t = await startTestApp({ env: { PARLEY_BODY_LIMIT_BYTES: '1024' } });
+    tenant = await makeTenant(t);
+  });
+  after(() => t.close());
+
+  const patch = (options: { raw?: string; body?: unknown; headers?: Record<string, string> }) =>
+    t.request('PATCH', '/v2/workspace/public', { key: tenant.key, ...options });
+
+  it('answers 400 for malformed JSON and leaves the record unchanged', async () => {
+    assertError(await patch({ raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400, /JSON/);
+    const current = await t.request<{ name: string }>('GET', '/v2/workspace/public', { key: tenant.key });
+    assert.equal(current.body.name, tenant.name);
+  });
+
+  it('answers 400 naming the field that fails validation', async () => {
+    assertError(await patch({ body: { name: 5 } }), 400, /^body\.name: /);
+    assertError(await patch({ body: { name: '' } }), 400, /^body\.name: /);
+    assertError(await patch({ body: { name: 'x'.repeat(201) } }), 400, /^body\.name: /);
+    assertError(await patch({ body: { name: 'ok', extra: true } }), 400, /^body: .*extra/);
+    assertError(await patch({ body: [1, 2] }), 400, /^body/);
+  });
+
+  it('answers 400 for an empty JSON body', async () => {
+    assertError(await patch({ raw: '', headers: { 'content-type': 'application/json' } }), 400);
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    assertError(await patch({ raw: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'Content-Type must be application/json');
+    assertError(await patch({ raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+    assertError(await patch({ raw: '--b\r\n', headers: { 'content-type': 'multipart/form-data; boundary=b' } }), 415);
+  });
+
+  it('answers 413 for a body over the configured limit', async () => {
+    assertError(await patch({ body: { name: 'x'.repeat(2000) } }), 413, /1024 bytes/);
+  });
+
+  it('answers 404 with the error body for an unknown route', async () => {
+    assertError(await t.request('GET', '/v2/nothing-here'), 404, 'route GET /v2/nothing-here not found');
+    assertError(await t.request('DELETE', '/v2/workspace/public', { key: tenant.key }), 404);
+  });
+
+  it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+    const given = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    assert.equal(given.headers.get('x-request-id'), 'trace-123');
+    const generated = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const error = await t.request('GET', '/nope');
+    assert.match(error.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('unexpected failures', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let broken = false;
+  before(async () => {
+    t = await startTestApp({
+      clock: {
+        now: () => {
+          if (broken) throw new Error('clock exploded: secret internals');
+          return new Date();
+        },
+      },
+    });
+    tenant = await makeTenant(t);
+  });
+  after(() => t.close());
+
+  it('answers a generic 500 and logs the real error with the request id', async () => {
+    broken = true;
+    const res = await t.request('PATCH', '/v2/workspace/public', {
+      key: tenant.key,
+      body: { name: 'x' },
+      headers: { 'x-request-id': 'req-500-check' },
+    });
+    broken = false;
+    assertError(res, 500, 'internal server error (request id req-500-check)');
+    assert.ok(!res.text.includes('secret internals'));
+    const logged = t.logs.find((l) => l.reqId === 'req-500-check' && l.msg === 'unhandled error');
+    assert.ok(logged, 'error logged with the request id');
+    assert.match(JSON.stringify(logged.err), /clock exploded: secret internals/);
+  });
+});

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestApp, startTestApp } from '../support/app.js';
+import { backend } from '../support/database.js';
+import { makeTenant } from '../support/factories.js';
+import { assertError } from '../support/security.js';
+
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+}
+interface OpenApi {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+describe('operations endpoints', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
+  });
+  after(() => t.close());
+
+  it('answers /healthz and /readyz without a key (and without rate limit)', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      const health = await t.request('GET', '/healthz');
+      assert.equal(health.status, 200);
+      assert.deepEqual(health.body, { status: 'ok' });
+    }
+    const ready = await t.request('GET', '/readyz');
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body, { status: 'ready', database: backend });
+  });
+
+  it('answers 503 on /readyz when migrations are missing', async () => {
+    await t.database.db.execute(`CREATE TABLE drizzle.hidden AS SELECT * FROM drizzle.__drizzle_migrations` as never);
+    await t.database.db.execute(`DELETE FROM drizzle.__drizzle_migrations` as never);
+    try {
+      assertError(await t.request('GET', '/readyz'), 503, /not ready: 1 migration\(s\) not applied/);
+    } finally {
+      await t.database.db.execute(`INSERT INTO drizzle.__drizzle_migrations SELECT * FROM drizzle.hidden` as never);
+      await t.database.db.execute(`DROP TABLE drizzle.hidden` as never);
+    }
+    assert.equal((await t.request('GET', '/readyz')).status, 200);
+  });
+
+  it('exposes Prometheus metrics by route template, status, latency and job queue', async () => {
+    const tenant = await makeTenant(t);
+    await t.request('GET', '/v2/workspace/public', { key: tenant.key });
+    await t.request('GET', '/v2/workspace/public');
+    await t.request('GET', '/no/such/route/123');
+    const res = await t.request('GET', '/metrics');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(res.text, /parley_http_requests_total\{method="GET",route="\/v2\/workspace\/public",status="200"\} 1/);
+    assert.match(res.text, /parley_http_requests_total\{method="GET",route="\/v2\/workspace\/public",status="401"\} 1/);
+    assert.match(res.text, /parley_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
+    assert.match(res.text, /parley_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/v2\/workspace\/public"\}/);
+    assert.match(res.text, /# TYPE parley_job_queue_depth gauge/);
+    assert.match(res.text, /# TYPE parley_job_queue_oldest_age_seconds gauge/);
+    assert.ok(!res.text.includes('/no/such/route/123'));
+  });
+
+  it('serves an OpenAPI 3 document with every route documented', async () => {
+    const res = await t.request<OpenApi>('GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.openapi, '3.1.0');
+    const expected: Record<string, string[]> = {
+      '/healthz': ['get'],
+      '/readyz': ['get'],
+      '/metrics': ['get'],
+      '/openapi.json': ['get'],
+      '/v2/workspace/public': ['get', 'patch'],
+      '/v2/admin/workspaces': ['get', 'post'],
+      '/v2/admin/workspaces/{id}/api-keys': ['get', 'post'],
+      '/v2/admin/api-keys/{id}': ['delete'],
+    };
+    assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
+    for (const [route, methods] of Object.entries(expected)) {
+      assert.deepEqual(Object.keys(res.body.paths[route] ?? {}).sort(), methods);
+      for (const method of methods) {
+        const op = res.body.paths[route]?.[method];
+        assert.ok(op?.summary, `${method} ${route} has a summary`);
+        assert.ok(op.responses['500'], `${method} ${route} documents 500`);
+        for (const [status, response] of Object.entries(op.responses)) {
+          assert.ok(response.description, `${method} ${route} ${status} has a description`);
+        }
+      }
+    }
+    const get = res.body.paths['/v2/workspace/public']?.get;
+    assert.match(get?.description ?? '', /Scope: `read`/);
+    assert.deepEqual(get?.security, [{ apiKey: [] }]);
+    assert.deepEqual(Object.keys(get?.responses ?? {}).sort(), ['200', '401', '403', '429', '500']);
+    const patch = res.body.paths['/v2/workspace/public']?.patch;
+    assert.match(patch?.description ?? '', /Scope: `write`/);
+    assert.deepEqual(Object.keys(patch?.responses ?? {}).sort(), ['200', '400', '401', '403', '413', '415', '429', '500']);
+    assert.match(JSON.stringify(patch), /"example":\{"name":"Support EU"\}/);
+    const createKey = res.body.paths['/v2/admin/workspaces/{id}/api-keys']?.post;
+    assert.deepEqual(createKey?.security, [{ adminToken: [] }]);
+    assert.ok(createKey?.responses['201']);
+  });
+
+  it('serves the browsable documentation at /docs', async () => {
+    const res = await t.request('GET', '/docs/');
+    assert.equal(res.status, 200);
+    assert.match(res.text, /swagger-ui/i);
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../../src/db/schema/index.js';
+import { AUTH_MESSAGES } from '../../src/http/errors.js';
+import { type TestApp, startTestApp } from '../support/app.js';
+import { makeKey, makeTenant } from '../support/factories.js';
+import { assertError, securitySuite } from '../support/security.js';
+
+interface CurrentWorkspace {
+  id: string;
+  name: string;
+  createdAt: string;
+  apiKey: { id: string; name: string; prefix: string; scopes: string[]; expiresAt: string | null };
+}
+
+describe('workspace routes and authentication', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  securitySuite(() => t, {
+    method: 'GET',
+    scope: 'read',
+    request: async () => ({ path: '/v2/workspace/public' }),
+  });
+  securitySuite(() => t, {
+    method: 'PATCH',
+    scope: 'write',
+    request: async () => ({ path: '/v2/workspace/public', body: { name: 'renamed' } }),
+  });
+
+  it('returns the workspace of the calling key and nothing of another', async () => {
+    const a = await makeTenant(t, 'alpha');
+    const b = await makeTenant(t, 'beta');
+    const ra = await t.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: a.readKey });
+    const rb = await t.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: b.key });
+    assert.equal(ra.status, 200);
+    assert.equal(ra.body.id, a.workspaceId);
+    assert.equal(ra.body.name, 'alpha');
+    assert.deepEqual(ra.body.apiKey.scopes, ['read']);
+    assert.equal(ra.body.apiKey.prefix, a.readKey.slice(0, 13));
+    assert.equal(ra.body.apiKey.expiresAt, null);
+    assert.match(ra.body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(rb.body.id, b.workspaceId);
+    assert.equal(rb.body.name, 'beta');
+    assert.deepEqual(rb.body.apiKey.scopes, ['read', 'write']);
+  });
+
+  it('renames only the calling workspace', async () => {
+    const a = await makeTenant(t, 'one');
+    const b = await makeTenant(t, 'two');
+    const res = await t.request<CurrentWorkspace>('PATCH', '/v2/workspace/public', { key: a.writeKey, body: { name: '  Support EU ' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.name, 'Support EU');
+    const other = await t.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: b.key });
+    assert.equal(other.body.name, 'two');
+  });
+
+  it('accepts the scheme case-insensitively and records lastUsedAt', async () => {
+    const tenant = await makeTenant(t);
+    const key = await makeKey(t, tenant.workspaceId, { scopes: ['read'] });
+    const res = await t.request('GET', '/v2/workspace/public', { headers: { authorization: `bearer ${key.key}` } });
+    assert.equal(res.status, 200);
+    const [row] = await t.database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    assert.ok(row?.lastUsedAt instanceof Date);
+    assert.ok(Date.now() - row.lastUsedAt.getTime() < 10_000);
+  });
+
+  it('stores only a SHA-256 hash of each key', async () => {
+    const tenant = await makeTenant(t);
+    const rows = await t.database.db.select().from(apiKeys).where(eq(apiKeys.workspaceId, tenant.workspaceId));
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      assert.match(row.keyHash, /^[0-9a-f]{64}$/);
+      for (const key of [tenant.key, tenant.readKey, tenant.writeKey]) {
+        assert.ok(!JSON.stringify(row).includes(key.slice(7)), 'plaintext key stored');
+      }
+    }
+  });
+
+  it('honours a revocation made by another process within a second', async () => {
+    const sibling = await t.sibling();
+    try {
+      const tenant = await makeTenant(t);
+      const key = await makeKey(t, tenant.workspaceId);
+      assert.equal((await sibling.request('GET', '/v2/workspace/public', { key: key.key })).status, 200);
+      const revoked = await t.request('DELETE', `/v2/admin/api-keys/${key.id}`, {
+        headers: { authorization: `Bearer ${t.config.adminToken}` },
+      });
+      assert.equal(revoked.status, 200);
+      // The revoking process forgets the key at once; the other within its 1 s cache.
+      assertError(await t.request('GET', '/v2/workspace/public', { key: key.key }), 401, AUTH_MESSAGES.invalid);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assertError(await sibling.request('GET', '/v2/workspace/public', { key: key.key }), 401, AUTH_MESSAGES.invalid);
+    } finally {
+      await sibling.close();
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { type Clock, systemClock } from '../../src/clock.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import type { Database } from '../../src/db/database.js';
+import type { RegisteredJob } from '../../src/jobs/job.js';
+import { JobQueue } from '../../src/jobs/queue.js';
+import { jobRegistry } from '../../src/jobs/registry.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** Sent as `Authorization: Bearer <key>`. */
+  key?: string;
+  /** JSON-encoded with `Content-Type: application/json` unless `raw` is given. */
+  body?: unknown;
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  app: FastifyInstance;
+  database: Database;
+  queue: JobQueue;
+  config: Config;
+  /** JSON log lines the app wrote (level debug and up). */
+  logs: Record<string, unknown>[];
+  request<T = unknown>(method: string, route: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  /** Builds a second app (another "process") on the same database. */
+  sibling(): Promise<TestApp>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  jobs?: readonly RegisteredJob[];
+  /** Start workers polling the queues. */
+  work?: boolean;
+  clock?: Clock;
+}
+
+/** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDb = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const built = await buildOn(testDb.database, dataDir, options);
+  const close = built.close;
+  built.close = async () => {
+    await close();
+    await testDb.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return built;
+}
+
+async function buildOn(database: Database, dataDir: string, options: TestAppOptions): Promise<TestApp> {
+  const config = loadConfig({
+    PARLEY_LOG_LEVEL: 'debug',
+    PARLEY_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    PARLEY_DATA_DIR: dataDir,
+    PARLEY_JOB_POLL_SECONDS: '0.5',
+    PARLEY_JOB_SUPERVISE_SECONDS: '1',
+    ...options.env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = pino({ level: config.logLevel }, sink);
+  const clock = options.clock ?? systemClock;
+  const queue = new JobQueue({ database, config, clock, log: logger, jobs: options.jobs ?? jobRegistry });
+  await queue.start();
+  if (options.work) await queue.work();
+  const app = await buildApp({ config, database, queue, clock, logger });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const request = async <T>(method: string, route: string, opts: RequestOptions = {}): Promise<HttpResult<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | Buffer | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${url}${route}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  const self: TestApp = {
+    url,
+    app,
+    database,
+    queue,
+    config,
+    logs,
+    request,
+    sibling: () => buildOn(database, dataDir, options),
+    close: async () => {
+      await app.close();
+      await queue.stop({ graceful: false, timeoutMs: 1000 });
+    },
+  };
+  return self;
+}
