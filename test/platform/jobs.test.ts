@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../../src/db/schema/index.js';
+import { deadLetterName, registered } from '../../src/jobs/job.js';
+import { jobRegistry } from '../../src/jobs/registry.js';
+import { purgeApiKeysJob } from '../../src/modules/api-keys/index.js';
+import { type TestApp, startTestApp } from '../support/app.js';
+import { makeKey, makeWorkspace } from '../support/factories.js';
+import { alwaysFailsJob } from '../fixtures/test-jobs.js';
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('background jobs', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ work: true, jobs: [...jobRegistry, registered(alwaysFailsJob)] });
+  });
+  after(() => t.close());
+
+  it('enqueues inside the transaction: a rollback leaves no job, a commit does', async () => {
+    let rolledBackId: string | undefined;
+    await assert.rejects(
+      t.database.db.transaction(async (tx) => {
+        rolledBackId = await t.queue.enqueue(tx, alwaysFailsJob, { note: 'rolled back' }, { startAfterSeconds: 3600 });
+        throw new Error('abort the state change');
+      }),
+      /abort the state change/,
+    );
+    assert.ok(rolledBackId);
+    assert.equal(await t.queue.engine.getJobById(alwaysFailsJob.name, rolledBackId), null);
+
+    const committedId = await t.database.db.transaction((tx) =>
+      t.queue.enqueue(tx, alwaysFailsJob, { note: 'committed' }, { startAfterSeconds: 3600 }),
+    );
+    const job = await t.queue.engine.getJobById(alwaysFailsJob.name, committedId);
+    assert.deepEqual(job?.data, { note: 'committed' });
+    await t.queue.engine.cancel(alwaysFailsJob.name, committedId);
+  });
+
+  it('refuses a payload that does not match the job schema', async () => {
+    await assert.rejects(
+      t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 5 } as unknown as { note: string }),
+      /expected string/,
+    );
+  });
+
+  it('purges keys expired or revoked before the retention period, and keeps the rest', async () => {
+    const ws = await makeWorkspace(t);
+    const live = await makeKey(t, ws.id);
+    const recentlyRevoked = await makeKey(t, ws.id, { revoked: true });
+    const oldExpired = await makeKey(t, ws.id);
+    const oldRevoked = await makeKey(t, ws.id, { revoked: true });
+    const longAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    await t.database.db.update(apiKeys).set({ expiresAt: longAgo }).where(eq(apiKeys.id, oldExpired.id));
+    await t.database.db.update(apiKeys).set({ revokedAt: longAgo }).where(eq(apiKeys.id, oldRevoked.id));
+
+    const id = await t.queue.enqueue(t.database.db, purgeApiKeysJob, {});
+    await waitFor('purge job', async () => {
+      const job = await t.queue.engine.getJobById(purgeApiKeysJob.name, id);
+      return job?.state === 'completed' ? job : undefined;
+    });
+    const left = await t.database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.workspaceId, ws.id));
+    assert.deepEqual(left.map((k) => k.id).sort(), [live.id, recentlyRevoked.id].sort());
+  });
+
+  it('schedules the purge hourly', async () => {
+    const schedules = await t.queue.engine.getSchedules();
+    assert.ok(schedules.some((s) => s.name === purgeApiKeysJob.name && s.cron === '17 * * * *'));
+  });
+
+  it('retries a failing job with backoff, then dead-letters it', async () => {
+    const id = await t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 'doomed' });
+    const failed = await waitFor('job to fail for good', async () => {
+      const job = await t.queue.engine.getJobById(alwaysFailsJob.name, id);
+      return job?.state === 'failed' ? job : undefined;
+    }, 30_000);
+    assert.equal(failed.retryCount, 2);
+    assert.equal(failed.retryLimit, 2);
+    assert.equal(failed.retryBackoff, true);
+    assert.match(JSON.stringify(failed.output), /refusing doomed/);
+    const dead = await t.queue.engine.findJobs(deadLetterName(alwaysFailsJob.name), { data: { note: 'doomed' } });
+    assert.equal(dead.length, 1);
+  });
+
+  it('reports queue depth and age by job name', async () => {
+    await t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 'later' }, { startAfterSeconds: 3600 });
+    const depth = await t.queue.depth();
+    const waiting = depth.find((d) => d.name === alwaysFailsJob.name && d.state === 'created');
+    assert.ok(waiting && waiting.count >= 1);
+    const metrics = await t.request('GET', '/metrics');
+    assert.match(metrics.text, /parley_job_queue_depth\{name="test\.always-fails",state="created"\} [1-9]/);
+    assert.match(metrics.text, /parley_job_queue_oldest_age_seconds\{name="test\.always-fails",state="created"\} \d/);
+  });
+});

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { backend, createScratchPostgres } from '../support/database.js';
+import { freePort, type Proc, runCli, spawnScript, stop } from '../support/processes.js';
+
+const KEY = /parley_[A-Za-z0-9_-]{43}/;
+
+async function get(url: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function waitReady(base: string, proc: Proc): Promise<void> {
+  await proc.waitForOutput(/Server listening/);
+  assert.equal((await get(`${base}/readyz`)).status, 200);
+}
+
+describe('parley processes', { timeout: 240_000 }, () => {
+  let dataDir: string;
+  let env: Record<string, string | undefined>;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  before(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-proc-'));
+    env = {
+      HOST: '127.0.0.1',
+      PARLEY_DATA_DIR: dataDir,
+      PARLEY_LOG_LEVEL: 'info',
+      PARLEY_JOB_POLL_SECONDS: '0.5',
+      PARLEY_JOB_SUPERVISE_SECONDS: '1',
+    };
+    if (backend === 'postgres') {
+      const scratch = await createScratchPostgres();
+      env.DATABASE_URL = scratch.url;
+      dropDatabase = scratch.drop;
+    }
+  });
+  after(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase?.();
+  });
+
+  it('bootstraps, serves, administers keys through the CLI, stops on SIGTERM and keeps data', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
+    try {
+      await waitReady(base, server);
+      const key = (await server.waitForOutput(KEY))[0];
+      assert.match(server.output(), /created the workspace "default"/);
+      assert.match(server.output(), new RegExp(`curl -H "Authorization: Bearer ${key}" http://127\\.0\\.0\\.1:${port}/v2/workspace/public`));
+      const me = await get(`${base}/v2/workspace/public`, key);
+      assert.equal(me.status, 200);
+      assert.equal(me.body.name, 'default');
+      assert.deepEqual((me.body.apiKey as { scopes: string[] }).scopes, ['read', 'write']);
+      if (backend === 'pglite') {
+        assert.ok(existsSync(path.join(dataDir, 'admin-token')));
+        assert.match(server.output(), /Admin API token written to/);
+        const second = await runCli(['serve', '--port', String(await freePort())], env);
+        assert.equal(second.code, 1);
+        assert.match(second.output, /is in use by another Parley process \(pid \d+, serving http:\/\/127\.0\.0\.1:\d+\)/);
+      }
+
+      const ws = await runCli(['workspace', 'create', '--name', 'ops', '--json'], env);
+      assert.equal(ws.code, 0, ws.output);
+      const workspace = JSON.parse(ws.output) as { id: string; name: string };
+      assert.equal(workspace.name, 'ops');
+      const created = await runCli(['key', 'create', '--workspace', workspace.id, '--scopes', 'read', '--name', 'bot', '--json'], env);
+      assert.equal(created.code, 0, created.output);
+      const newKey = JSON.parse(created.output) as { id: string; key: string; scopes: string[] };
+      assert.deepEqual(newKey.scopes, ['read']);
+      const asOps = await get(`${base}/v2/workspace/public`, newKey.key);
+      assert.equal(asOps.body.id, workspace.id);
+
+      const listed = await runCli(['key', 'list', '--workspace', workspace.id], env);
+      assert.equal(listed.code, 0);
+      assert.match(listed.output, new RegExp(`${newKey.id}  parley_\\S+…  read\\s+bot`));
+      assert.ok(!listed.output.includes(newKey.key));
+      const revoked = await runCli(['key', 'revoke', '--id', newKey.id], env);
+      assert.equal(revoked.code, 0, revoked.output);
+      assert.match(revoked.output, /revoked API key/);
+      assert.equal((await get(`${base}/v2/workspace/public`, newKey.key)).status, 401);
+
+      const list = await runCli(['workspace', 'list'], env);
+      assert.match(list.output, / default\n/);
+      assert.match(list.output, / ops\n/);
+
+      const bad = await runCli(['key', 'create', '--workspace', 'nope', '--scopes', 'read'], env);
+      assert.equal(bad.code, 2);
+      assert.match(bad.output, /--workspace must be a UUID/);
+      const badScope = await runCli(['key', 'create', '--workspace', workspace.id, '--scopes', 'admin'], env);
+      assert.equal(badScope.code, 2);
+
+      assert.equal(await stop(server), 0);
+      assert.match(server.output(), /"msg":"stopped"/);
+      assert.ok(!existsSync(path.join(dataDir, 'parley.lock')));
+
+      const again = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
+      try {
+        await waitReady(base, again);
+        assert.equal((await get(`${base}/v2/workspace/public`, key)).status, 200);
+        assert.ok(!KEY.test(again.output()), 'no second bootstrap');
+      } finally {
+        assert.equal(await stop(again), 0);
+      }
+      const direct = await runCli(['workspace', 'list', '--json'], env);
+      assert.equal(direct.code, 0, direct.output);
+      assert.deepEqual((JSON.parse(direct.output) as { name: string }[]).map((w) => w.name), ['default', 'ops']);
+    } finally {
+      await stop(server, 'SIGKILL');
+    }
+  });
+
+  it('picks up the job of a worker killed mid-job (lease expiry and retry)', async () => {
+    const marks = path.join(dataDir, 'marks.txt');
+    const first = spawnScript('test/fixtures/run-worker.ts', ['enqueue', marks], env);
+    let second: Proc | undefined;
+    try {
+      await first.waitForOutput(/worker ready/);
+      const deadline = Date.now() + 20_000;
+      while (!(existsSync(marks) && readFileSync(marks, 'utf8').includes('start 0'))) {
+        assert.ok(Date.now() < deadline, `the job never started:\n${first.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await stop(first, 'SIGKILL');
+      second = spawnScript('test/fixtures/run-worker.ts', [], env);
+      await second.waitForOutput(/worker ready/);
+      const until = Date.now() + 30_000;
+      while (!readFileSync(marks, 'utf8').includes('done 1')) {
+        assert.ok(Date.now() < until, `the job was not retried:\n${readFileSync(marks, 'utf8')}\n${second.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const lines = readFileSync(marks, 'utf8').trim().split('\n');
+      assert.equal(lines[0], `start 0 ${first.child.pid}`);
+      assert.deepEqual(lines.slice(1), [`start 1 ${second.child.pid}`, `done 1 ${second.child.pid}`]);
+      assert.equal(await stop(second), 0);
+    } finally {
+      await stop(first, 'SIGKILL');
+      if (second) await stop(second, 'SIGKILL');
+    }
+  });
+
+  if (backend === 'postgres') {
+    it('runs API and worker as separate processes on one PostgreSQL', async () => {
+      const ports = [await freePort(), await freePort()];
+      const apis = ports.map((port) => spawnScript('src/main.ts', ['serve', '--no-worker', '--port', String(port)], env));
+      const worker = spawnScript('src/main.ts', ['worker'], env);
+      try {
+        for (const [i, api] of apis.entries()) await waitReady(`http://127.0.0.1:${ports[i]}`, api);
+        const created = await runCli(['workspace', 'create', '--name', 'scaled', '--json'], env);
+        const workspace = JSON.parse(created.output) as { id: string };
+        const key = JSON.parse((await runCli(['key', 'create', '--workspace', workspace.id, '--scopes', 'read', '--json'], env)).output) as { id: string; key: string };
+        for (const port of ports) assert.equal((await get(`http://127.0.0.1:${port}/v2/workspace/public`, key.key)).body.id, workspace.id);
+        await runCli(['key', 'revoke', '--id', key.id], env);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        for (const port of ports) assert.equal((await get(`http://127.0.0.1:${port}/v2/workspace/public`, key.key)).status, 401);
+      } finally {
+        for (const p of [...apis, worker]) assert.equal(await stop(p), 0);
+      }
+    });
+  }
+});
+
+describe('the parley command', () => {
+  it('prints usage and refuses unknown commands', async () => {
+    const help = await runCli(['--help'], {});
+    assert.equal(help.code, 0);
+    assert.match(help.output, /Usage: parley <command>/);
+    const unknown = await runCli(['frobnicate'], {});
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.output, /unknown command "frobnicate"/);
+  });
+
+  it('lists every configuration problem at once', async () => {
+    const result = await runCli(['workspace', 'list'], { PORT: 'abc', PARLEY_LOG_LEVEL: 'loud' });
+    assert.equal(result.code, 1);
+    assert.match(result.output, /invalid configuration/);
+    assert.match(result.output, /PORT: /);
+    assert.match(result.output, /PARLEY_LOG_LEVEL: /);
+  });
+});
