@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerRoutes(app, deps, [
     ...systemRoutes(app, deps.database, metrics),
-    ...workspaceRoutes,
+    ...workspaceRoutes(authenticator),
     ...adminRoutes(authenticator),
   ]);
   return app;

@@ -43,6 +43,13 @@ export class KeyAuthenticator {
     return principal;
   }
 
+  /** Drops cached verifications of a workspace's keys in this process (after it changed). */
+  forgetWorkspace(workspaceId: string): void {
+    for (const [key, entry] of this.cache) {
+      if (entry.principal?.workspaceId === workspaceId) this.cache.delete(key);
+    }
+  }
+
   /** Drops cached verifications of a key in this process (revocation is immediate here). */
   forget(apiKeyId: string): void {
     for (const [key, entry] of this.cache) {

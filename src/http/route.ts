@@ -175,5 +175,5 @@ function contextFor(request: FastifyRequest, deps: AppDeps): RequestContext | Op
   };
   const principal = request.principal;
   if (!principal) return base;
-  return { ...base, workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, scopes: principal.scopes };
+  return { ...base, workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, scopes: principal.scopes, principal };
 }

@@ -142,6 +142,23 @@ describe('parley processes', { timeout: 240_000 }, () => {
     }
   });
 
+  it('lets a running job finish on SIGTERM before exiting', async () => {
+    const marks = path.join(dataDir, 'slow.txt');
+    const worker = spawnScript('test/fixtures/run-worker.ts', ['enqueue-slow', marks], env);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!(existsSync(marks) && readFileSync(marks, 'utf8').includes('slow start'))) {
+        assert.ok(Date.now() < deadline, `the job never started:\n${worker.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(await stop(worker), 0);
+      assert.equal(readFileSync(marks, 'utf8'), 'slow start\nslow done\n');
+      assert.match(worker.output(), /"msg":"stopped"/);
+    } finally {
+      await stop(worker, 'SIGKILL');
+    }
+  });
+
   if (backend === 'postgres') {
     it('runs API and worker as separate processes on one PostgreSQL', async () => {
       const ports = [await freePort(), await freePort()];

@@ -55,6 +55,8 @@ describe('workspace routes and authentication', () => {
     const res = await t.request<CurrentWorkspace>('PATCH', '/v2/workspace/public', { key: a.writeKey, body: { name: '  Support EU ' } });
     assert.equal(res.status, 200);
     assert.equal(res.body.name, 'Support EU');
+    const after = await t.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: a.readKey });
+    assert.equal(after.body.name, 'Support EU', 'the new name shows at once in the renaming process');
     const other = await t.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: b.key });
     assert.equal(other.body.name, 'two');
   });

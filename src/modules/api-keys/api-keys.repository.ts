@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { apiKeys } from '../../db/schema/index.js';
+import { apiKeys, workspaces } from '../../db/schema/index.js';
+import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -41,8 +42,15 @@ export async function findApiKey(db: Db, workspaceId: string, id: string): Promi
  * Authentication's lookup: the hash of a presented secret is the only thing known before the
  * workspace is, so this is the one query not scoped by a workspace id.
  */
-export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash));
+export async function findApiKeyByHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ key: ApiKeyRow; workspace: WorkspaceRow } | undefined> {
+  const [row] = await db
+    .select({ key: apiKeys, workspace: workspaces })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.keyHash, keyHash));
   return row;
 }
 

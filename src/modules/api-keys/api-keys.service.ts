@@ -78,12 +78,14 @@ export async function purgeDeadApiKeys(db: Db, now: Date, retentionDays: number)
   return deleteDeadApiKeys(db, new Date(now.getTime() - retentionDays * 24 * 3600 * 1000));
 }
 
-/** A verified key: what authentication hands to the request context. */
+/** A verified key and its workspace: what authentication hands to the request context. */
 export interface Principal {
   apiKeyId: string;
   workspaceId: string;
   scopes: Scope[];
   expiresAt: Date | null;
+  key: { name: string; prefix: string };
+  workspace: { name: string; createdAt: Date };
 }
 
 export type KeyLookup = { status: 'ok'; principal: Principal } | { status: 'invalid' };
@@ -91,8 +93,9 @@ export type KeyLookup = { status: 'ok'; principal: Principal } | { status: 'inva
 /** Looks a presented key up by its hash; revoked and unknown keys are both 'invalid'. */
 export async function lookupApiKey(db: Db, presented: string, now: Date): Promise<KeyLookup> {
   const hash = hashApiKey(presented);
-  const row = await findApiKeyByHash(db, hash);
-  if (!row || row.revokedAt) return { status: 'invalid' };
+  const found = await findApiKeyByHash(db, hash);
+  if (!found || found.key.revokedAt) return { status: 'invalid' };
+  const { key: row, workspace } = found;
   const stored = Buffer.from(row.keyHash, 'hex');
   const given = Buffer.from(hash, 'hex');
   if (stored.length !== given.length || !timingSafeEqual(stored, given)) return { status: 'invalid' };
@@ -106,6 +109,8 @@ export async function lookupApiKey(db: Db, presented: string, now: Date): Promis
       workspaceId: row.workspaceId,
       scopes: toScopes(row.scopes),
       expiresAt: row.expiresAt,
+      key: { name: row.name, prefix: row.prefix },
+      workspace: { name: workspace.name, createdAt: workspace.createdAt },
     },
   };
 }

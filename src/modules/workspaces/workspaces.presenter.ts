@@ -1,21 +1,20 @@
-import { toScopes } from '../api-keys/api-keys.service.js';
-import type { ApiKeyRow } from '../api-keys/api-keys.repository.js';
+import type { Principal } from '../api-keys/index.js';
 import type { WorkspaceRow } from './workspaces.repository.js';
 
-export function presentWorkspace(row: WorkspaceRow) {
+export function presentWorkspace(row: Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>) {
   return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
 }
 
 /** The calling key's workspace, with the key itself (never its secret). */
-export function presentCurrentWorkspace(row: WorkspaceRow, key: ApiKeyRow) {
+export function presentCurrentWorkspace(workspace: Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>, principal: Principal) {
   return {
-    ...presentWorkspace(row),
+    ...presentWorkspace(workspace),
     apiKey: {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      scopes: toScopes(key.scopes),
-      expiresAt: key.expiresAt?.toISOString() ?? null,
+      id: principal.apiKeyId,
+      name: principal.key.name,
+      prefix: principal.key.prefix,
+      scopes: principal.scopes,
+      expiresAt: principal.expiresAt?.toISOString() ?? null,
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { presentCurrentWorkspace } from './workspaces.presenter.js';
 import { currentWorkspaceSchema, renameWorkspaceBodySchema } from './workspaces.schemas.js';
@@ -5,32 +6,35 @@ import { getCurrentWorkspace, renameCurrentWorkspace } from './workspaces.servic
 
 const tags = ['Workspace'];
 
-export const workspaceRoutes = [
-  defineRoute({
-    method: 'GET',
-    url: '/v2/workspace/public',
-    auth: 'read',
-    tags,
-    summary: 'The workspace of the calling API key',
-    description: 'Returns the workspace the key belongs to and the key itself (without its secret). ' +
-      'Useful to check which workspace and scopes a key has.',
-    response: currentWorkspaceSchema,
-    handler: async ({ ctx }) => {
-      const { workspace, key } = await getCurrentWorkspace(ctx);
-      return presentCurrentWorkspace(workspace, key);
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    url: '/v2/workspace/public',
-    auth: 'write',
-    tags,
-    summary: 'Rename the workspace of the calling API key',
-    body: renameWorkspaceBodySchema,
-    response: currentWorkspaceSchema,
-    handler: async ({ ctx, body }) => {
-      const { workspace, key } = await renameCurrentWorkspace(ctx, body.name);
-      return presentCurrentWorkspace(workspace, key);
-    },
-  }),
-];
+/** Routes of the calling key's workspace. */
+export function workspaceRoutes(authenticator: KeyAuthenticator) {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v2/workspace/public',
+      auth: 'read',
+      tags,
+      summary: 'The workspace of the calling API key',
+      description:
+        'Returns the workspace the key belongs to and the key itself (without its secret). ' +
+        'Useful to check which workspace and scopes a key has. Answered from the verified key, so a ' +
+        'rename made through another process shows within a second.',
+      response: currentWorkspaceSchema,
+      handler: async ({ ctx }) => presentCurrentWorkspace(getCurrentWorkspace(ctx), ctx.principal),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v2/workspace/public',
+      auth: 'write',
+      tags,
+      summary: 'Rename the workspace of the calling API key',
+      body: renameWorkspaceBodySchema,
+      response: currentWorkspaceSchema,
+      handler: async ({ ctx, body }) => {
+        const workspace = await renameCurrentWorkspace(ctx, body.name);
+        authenticator.forgetWorkspace(ctx.workspaceId);
+        return presentCurrentWorkspace(workspace, ctx.principal);
+      },
+    }),
+  ];
+}

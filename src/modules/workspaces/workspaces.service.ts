@@ -1,32 +1,26 @@
 import type { OperatorContext, RequestContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { type ApiKeyRow, findApiKey } from '../api-keys/api-keys.repository.js';
 import {
   insertWorkspace,
   listWorkspaces as listWorkspaceRows,
-  findWorkspace,
   renameWorkspace as renameWorkspaceRow,
   type WorkspaceRow,
 } from './workspaces.repository.js';
 
-/** The workspace of the calling key, with that key. */
-export async function getCurrentWorkspace(ctx: RequestContext): Promise<{ workspace: WorkspaceRow; key: ApiKeyRow }> {
-  const [workspace, key] = await Promise.all([
-    findWorkspace(ctx.db, ctx.workspaceId),
-    findApiKey(ctx.db, ctx.workspaceId, ctx.apiKeyId),
-  ]);
-  if (!workspace || !key) throw new AppError('not_found', 'workspace not found');
-  return { workspace, key };
+type WorkspaceView = Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>;
+
+/**
+ * The workspace of the calling key, as authentication just verified it (no further query: this is
+ * the route scripts call to check a key, so it costs what authentication costs).
+ */
+export function getCurrentWorkspace(ctx: RequestContext): WorkspaceView {
+  return { id: ctx.workspaceId, name: ctx.principal.workspace.name, createdAt: ctx.principal.workspace.createdAt };
 }
 
-export async function renameCurrentWorkspace(
-  ctx: RequestContext,
-  name: string,
-): Promise<{ workspace: WorkspaceRow; key: ApiKeyRow }> {
+export async function renameCurrentWorkspace(ctx: RequestContext, name: string): Promise<WorkspaceView> {
   const workspace = await renameWorkspaceRow(ctx.db, ctx.workspaceId, name, ctx.clock.now());
-  const key = await findApiKey(ctx.db, ctx.workspaceId, ctx.apiKeyId);
-  if (!workspace || !key) throw new AppError('not_found', 'workspace not found');
-  return { workspace, key };
+  if (!workspace) throw new AppError('not_found', 'workspace not found');
+  return workspace;
 }
 
 export async function createWorkspace(ctx: Pick<OperatorContext, 'db'>, name: string): Promise<WorkspaceRow> {

@@ -1,0 +1,276 @@
+// HTTP throughput benchmark: a real `parley serve` child process per backend (PGlite, and PostgreSQL
+// when one is reachable), loaded with autocannon on an unauthenticated and an authenticated route.
+// Env: BENCH_DURATION (seconds per case, default 10), BENCH_CONNECTIONS (default 50).
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import {
+  ROOT,
+  abortRun,
+  type RunningServer,
+  type ServerExit,
+  type ServerProblems,
+  createScratchDatabase,
+  exitOnSignals,
+  findPostgres,
+  positiveIntEnv,
+  startServer,
+  tempDataDir,
+  withTimeout,
+} from './support.js';
+
+type BackendName = 'pglite' | 'postgres';
+
+interface Route {
+  readonly name: string;
+  readonly path: string;
+  readonly authenticated: boolean;
+}
+
+interface Settings {
+  readonly durationS: number;
+  readonly warmupS: number;
+  readonly connections: number;
+}
+
+interface CaseResult {
+  backend: BackendName;
+  route: string;
+  path: string;
+  reqPerSecMean: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationS: number;
+}
+
+interface BackendReport {
+  backend: BackendName;
+  cases: CaseResult[];
+  serverExit: ServerExit | undefined;
+  problems: ServerProblems | undefined;
+  error: string | undefined;
+}
+
+/** A backend to benchmark: `prepare` returns the server environment and a cleanup for afterwards. */
+interface Backend {
+  readonly name: BackendName;
+  prepare(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
+}
+
+const ROUTES: readonly Route[] = [
+  { name: 'healthz (no auth)', path: '/healthz', authenticated: false },
+  { name: 'workspace (auth)', path: '/v2/workspace/public', authenticated: true },
+];
+
+const SERVER_ENV = { PARLEY_LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT_MAX: '100000000' } as const;
+
+/** Reads the benchmark settings from the environment. */
+function readSettings(): Settings {
+  return {
+    durationS: positiveIntEnv('BENCH_DURATION', 10),
+    warmupS: 2,
+    connections: positiveIntEnv('BENCH_CONNECTIONS', 50),
+  };
+}
+
+/** The embedded backend: a fresh PGlite data folder under the OS temp folder. */
+function pgliteBackend(): Backend {
+  return {
+    name: 'pglite',
+    prepare: async () => {
+      const dir = await tempDataDir();
+      return { env: { ...SERVER_ENV, PARLEY_DATA_DIR: dir.path }, cleanup: dir.remove };
+    },
+  };
+}
+
+/** The PostgreSQL backend: a scratch database created next to `adminUrl` and dropped afterwards. */
+function postgresBackend(adminUrl: string): Backend {
+  return {
+    name: 'postgres',
+    prepare: async () => {
+      const scratch = await createScratchDatabase(adminUrl);
+      const dir = await tempDataDir(); // keeps the server away from ./data even though it is unused
+      return {
+        env: { ...SERVER_ENV, DATABASE_URL: scratch.url, PARLEY_DATA_DIR: dir.path },
+        cleanup: async () => {
+          await scratch.drop();
+          await dir.remove();
+        },
+      };
+    },
+  };
+}
+
+/** The backends available on this machine: always PGlite, PostgreSQL when reachable. */
+async function availableBackends(): Promise<Backend[]> {
+  const postgresUrl = await findPostgres();
+  if (!postgresUrl) process.stderr.write('bench: no PostgreSQL reachable, benchmarking PGlite only\n');
+  return postgresUrl ? [pgliteBackend(), postgresBackend(postgresUrl)] : [pgliteBackend()];
+}
+
+/** Request headers for a route (the bearer key for authenticated ones). */
+function headersFor(route: Route, server: RunningServer): Record<string, string> {
+  return route.authenticated ? { authorization: `Bearer ${server.apiKey}` } : {};
+}
+
+/** Sends one request to every route and throws unless each answers 200 (fail fast, not after a run). */
+async function checkRoutes(server: RunningServer): Promise<void> {
+  for (const route of ROUTES) {
+    const response = await fetch(`${server.url}${route.path}`, {
+      headers: headersFor(route, server),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (response.status !== 200) {
+      throw new Error(`${route.path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    }
+  }
+}
+
+/** Runs autocannon against one route for `seconds`. */
+function load(server: RunningServer, route: Route, seconds: number, connections: number): Promise<autocannon.Result> {
+  const run = autocannon({
+    url: `${server.url}${route.path}`,
+    headers: headersFor(route, server),
+    connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  return withTimeout(run, (seconds + 30) * 1000, `autocannon on ${route.path} did not finish`);
+}
+
+/** Warms a route up (result discarded), then measures it. */
+async function measure(backend: BackendName, server: RunningServer, route: Route, settings: Settings): Promise<CaseResult> {
+  await load(server, route, settings.warmupS, settings.connections);
+  const result = await load(server, route, settings.durationS, settings.connections);
+  return {
+    backend,
+    route: route.name,
+    path: route.path,
+    reqPerSecMean: result.requests.mean,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyMaxMs: result.latency.max,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    durationS: result.duration,
+  };
+}
+
+/** Prepares a backend, starts the server, measures every route, stops the server and cleans up. */
+async function benchBackend(backend: Backend, settings: Settings): Promise<BackendReport> {
+  const report: BackendReport = { backend: backend.name, cases: [], serverExit: undefined, problems: undefined, error: undefined };
+  process.stderr.write(`bench: ${backend.name}: starting the server\n`);
+  const { env, cleanup } = await backend.prepare();
+  try {
+    const server = await startServer({ env });
+    report.problems = server.problems;
+    try {
+      await checkRoutes(server);
+      for (const route of ROUTES) {
+        process.stderr.write(`bench: ${backend.name}: ${route.path} (${settings.warmupS}s warm-up + ${settings.durationS}s)\n`);
+        report.cases.push(await measure(backend.name, server, route, settings));
+        if (!server.running()) throw new Error(`the server exited during ${route.path}`);
+      }
+    } finally {
+      report.serverExit = await server.stop();
+    }
+  } catch (error) {
+    report.error = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench: ${backend.name} failed: ${report.error}\n`);
+  } finally {
+    await cleanup().catch((error: unknown) => process.stderr.write(`bench: ${backend.name} cleanup failed: ${String(error)}\n`));
+  }
+  return report;
+}
+
+/** Formats a number with a fixed count of decimals. */
+function fixed(value: number, decimals: number): string {
+  return value.toFixed(decimals);
+}
+
+/** The markdown results table plus the authenticated/unauthenticated throughput ratio per backend. */
+function renderMarkdown(reports: readonly BackendReport[]): string {
+  const lines = ['| backend | route | req/s (mean) | p50 ms | p99 ms | non-2xx |', '|---|---|---:|---:|---:|---:|'];
+  for (const c of reports.flatMap((r) => r.cases)) {
+    lines.push(`| ${c.backend} | ${c.path} | ${fixed(c.reqPerSecMean, 0)} | ${fixed(c.latencyP50Ms, 0)} | ${fixed(c.latencyP99Ms, 0)} | ${c.non2xx} |`);
+  }
+  lines.push('');
+  for (const report of reports) lines.push(ratioLine(report));
+  return lines.join('\n');
+}
+
+/** "backend: authenticated = N% of unauthenticated throughput", or why it cannot be computed. */
+function ratioLine(report: BackendReport): string {
+  const plain = report.cases.find((c) => !ROUTES.find((r) => r.path === c.path)?.authenticated);
+  const authed = report.cases.find((c) => ROUTES.find((r) => r.path === c.path)?.authenticated);
+  if (!plain || !authed || plain.reqPerSecMean === 0) return `- ${report.backend}: no ratio (${report.error ?? 'missing results'})`;
+  const percent = (authed.reqPerSecMean / plain.reqPerSecMean) * 100;
+  return `- ${report.backend}: authenticated / unauthenticated throughput = ${fixed(percent, 1)}%`;
+}
+
+/** Warnings worth a look: connection errors, server log lines at warn+, stderr, unclean exits. */
+function renderProblems(reports: readonly BackendReport[]): string[] {
+  const out: string[] = [];
+  for (const r of reports) {
+    for (const c of r.cases) {
+      if (c.errors || c.timeouts) out.push(`${r.backend} ${c.path}: ${c.errors} connection errors, ${c.timeouts} timeouts`);
+    }
+    if (r.serverExit && (r.serverExit.code !== 0 || r.serverExit.killed)) {
+      out.push(`${r.backend}: server exit code ${r.serverExit.code}, signal ${r.serverExit.signal}, killed ${r.serverExit.killed}`);
+    }
+    for (const line of r.problems?.logs ?? []) out.push(`${r.backend} server log: ${line}`);
+    for (const line of r.problems?.stderr ?? []) out.push(`${r.backend} server stderr: ${line}`);
+  }
+  return out;
+}
+
+/** Writes the raw results to bench/results/http-<timestamp>.json and returns the path. */
+async function writeResults(startedAt: Date, settings: Settings, reports: readonly BackendReport[]): Promise<string> {
+  const folder = path.join(ROOT, 'bench', 'results');
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, `http-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model };
+  await writeFile(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, settings, reports }, null, 2)}\n`);
+  return file;
+}
+
+/** Hard stop: if the whole run exceeds its budget, kill the servers and exit non-zero. */
+function armWatchdog(settings: Settings, backends: number): void {
+  const perBackendS = 180 + ROUTES.length * (settings.warmupS + settings.durationS + 20) + 60;
+  const timer = setTimeout(() => void abortRun('watchdog: the run took too long', 1), backends * perBackendS * 1000);
+  timer.unref();
+}
+
+/** Runs the whole benchmark and returns the process exit code. */
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const settings = readSettings();
+  const backends = await availableBackends();
+  armWatchdog(settings, backends.length);
+  const reports: BackendReport[] = [];
+  for (const backend of backends) reports.push(await benchBackend(backend, settings));
+  process.stdout.write(`\n${renderMarkdown(reports)}\n`);
+  const problems = renderProblems(reports);
+  if (problems.length) process.stdout.write(`\nProblems seen:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+  process.stdout.write(`\nResults written to ${path.relative(ROOT, await writeResults(startedAt, settings, reports))}\n`);
+  const failed = reports.some((r) => r.error || r.cases.some((c) => c.non2xx > 0 || c.errors > 0));
+  return failed ? 1 : 0;
+}
+
+exitOnSignals();
+main().then(
+  // Exit explicitly so a stray handle (keep-alive socket, timer) can never keep the run alive.
+  (code) => process.exit(code),
+  (error: unknown) => {
+    void abortRun(error instanceof Error ? (error.stack ?? error.message) : String(error), 1);
+  },
+);

@@ -1,0 +1,326 @@
+// Shared helpers for benchmarks: free ports, a Parley server in a child process, scratch databases.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/** The repository root (the folder holding bin/ and bench/). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The only host benchmarks talk to. */
+export const LOOPBACK = '127.0.0.1';
+
+/** The PostgreSQL tried when DATABASE_URL is not set. */
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const API_KEY_PATTERN = /parley_[A-Za-z0-9_-]{43}/;
+/** bin/parley.js announces a rebuild of a stale dist/ on stderr; that is not a server problem. */
+const BUILD_NOTICE = /^parley: building dist\/ \.\.\.$/;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Rejects with `message` if `promise` has not settled within `ms` milliseconds. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Asks the OS for a TCP port that is free on the loopback interface right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('could not read the free port'))));
+    });
+  });
+}
+
+/** Reads a positive integer from an environment variable, or returns the default. */
+export function positiveIntEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes: every server started here is killed if the benchmark process exits early.
+
+const children = new Set<ChildProcess>();
+
+/** Sends SIGKILL to every server child still running (used on exit and on fatal errors). */
+export function killAllChildren(): void {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  children.clear();
+}
+
+process.once('exit', killAllChildren);
+
+// Cleanups (temp folders, scratch databases) still pending, run by abortRun on an early exit.
+const pendingCleanups = new Set<() => Promise<void>>();
+
+/** Registers `cleanup` to run on abort; the returned function runs it once and unregisters it. */
+function registerCleanup(cleanup: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const once = () => {
+    pendingCleanups.delete(once);
+    done ??= cleanup();
+    return done;
+  };
+  pendingCleanups.add(once);
+  return once;
+}
+
+/** Kills the servers, runs pending cleanups (at most 10 s) and exits with `code`. */
+export async function abortRun(reason: string, code: number): Promise<never> {
+  process.stderr.write(`bench: ${reason}, killing the servers and cleaning up\n`);
+  killAllChildren();
+  const cleanups = [...pendingCleanups].map((cleanup) => cleanup().catch(() => undefined));
+  await withTimeout(Promise.all(cleanups), 10_000, 'cleanup timed out').catch(() => undefined);
+  process.exit(code);
+}
+
+/** On SIGINT or SIGTERM, aborts the run (call once from a benchmark's entry point). */
+export function exitOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void abortRun(signal, 130));
+  }
+}
+
+/** Log lines of the server at warn level or above, plus anything it wrote to stderr. */
+export interface ServerProblems {
+  logs: string[];
+  stderr: string[];
+}
+
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when SIGTERM did not stop the server in time and it had to be killed. */
+  killed: boolean;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  /** The API key the server printed when it bootstrapped the empty database. */
+  readonly apiKey: string;
+  readonly pid: number;
+  readonly problems: ServerProblems;
+  /** False once the process has exited (a crash during a run shows up here). */
+  running(): boolean;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<ServerExit>;
+}
+
+export interface StartServerOptions {
+  /** Variables added to a clean environment (PARLEY_*, DATABASE_URL, HOST and PORT are not inherited). */
+  env: Record<string, string>;
+  /** Time allowed for the build (bin/parley.js rebuilds a stale dist/), migrations and readiness. */
+  readyTimeoutMs?: number;
+}
+
+/** The benchmark's environment without the variables that would change how the server runs. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !name.startsWith('PARLEY_') && !['DATABASE_URL', 'HOST', 'PORT'].includes(name),
+  );
+  return { ...Object.fromEntries(inherited), ...extra };
+}
+
+/** Splits a stream into lines and hands each complete line to `onLine`. */
+function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffer += chunk;
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  stream.on('end', () => {
+    if (buffer) onLine(buffer);
+  });
+}
+
+/** True for a pino JSON line at level warn (40) or above. */
+function isProblemLog(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null && 'level' in parsed &&
+      typeof parsed.level === 'number' && parsed.level >= 40;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the exit status of a child process (immediately if it already exited). */
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** Polls GET `url` until it answers 200; throws when `deadline` (epoch ms) passes or `failed()` reports an error. */
+async function waitForOk(url: string, deadline: number, failed: () => Error | undefined): Promise<void> {
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    const failure = failed();
+    if (failure) throw failure;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer 200 in time (last: ${last})`);
+}
+
+/** Sends SIGTERM and waits; falls back to SIGKILL after `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<ServerExit> {
+  const done = exited(child);
+  if (child.exitCode !== null || child.signalCode !== null) return { ...(await done), killed: false };
+  child.kill('SIGTERM');
+  try {
+    return { ...(await withTimeout(done, graceMs, 'server did not stop')), killed: false };
+  } catch {
+    child.kill('SIGKILL');
+    return { ...(await done), killed: true };
+  } finally {
+    children.delete(child);
+  }
+}
+
+/**
+ * Starts `node bin/parley.js serve` on a free loopback port, reads the API key it prints on an
+ * empty database, and waits for GET /readyz to answer 200. Kills the child if anything fails.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://${LOOPBACK}:${port}`;
+  const child = spawn(process.execPath, ['bin/parley.js', 'serve', '--port', String(port)], {
+    cwd: ROOT,
+    env: cleanEnv({ HOST: LOOPBACK, ...options.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const problems: ServerProblems = { logs: [], stderr: [] };
+  let apiKey: string | undefined;
+  readLines(child.stdout!, (line) => {
+    apiKey ??= API_KEY_PATTERN.exec(line)?.[0];
+    if (isProblemLog(line)) problems.logs.push(line);
+  });
+  readLines(child.stderr!, (line) => {
+    if (line.trim() && !BUILD_NOTICE.test(line)) problems.stderr.push(line);
+  });
+  const failed = (): Error | undefined =>
+    child.exitCode !== null || child.signalCode !== null
+      ? new Error(`server exited early (code ${child.exitCode}, signal ${child.signalCode}):\n` +
+          problems.stderr.slice(-20).join('\n'))
+      : undefined;
+  try {
+    await waitForOk(`${url}/readyz`, Date.now() + (options.readyTimeoutMs ?? 180_000), failed);
+    // The key is printed before the HTTP listener starts, so it is there once /readyz answers.
+    if (!apiKey) throw new Error('the server did not print an API key (was the database not empty?)');
+  } catch (error) {
+    await stopChild(child, 5000);
+    throw error;
+  }
+  const key = apiKey;
+  return {
+    url,
+    port,
+    apiKey: key,
+    pid: child.pid ?? -1,
+    problems,
+    running: () => child.exitCode === null && child.signalCode === null,
+    stop: (graceMs = 30_000) => stopChild(child, graceMs),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data stores.
+
+/** Creates an empty temporary folder under os.tmpdir(); `remove()` deletes it. */
+export async function tempDataDir(prefix = 'parley-bench-'): Promise<{ path: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  return { path: dir, remove: registerCleanup(() => rm(dir, { recursive: true, force: true })) };
+}
+
+/** Throws unless `url` points at the loopback interface (benchmarks never leave the machine). */
+function assertLoopback(url: URL): void {
+  if (!LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new Error(`refusing to use PostgreSQL at ${url.hostname}: benchmarks only talk to 127.0.0.1`);
+  }
+}
+
+/** Runs `work` with a connected client to `url`, always closing it. */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000, query_timeout: 30_000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The admin URL of the PostgreSQL to benchmark: DATABASE_URL, else the default one if it answers. */
+export async function findPostgres(): Promise<string | undefined> {
+  const candidate = process.env.DATABASE_URL || DEFAULT_POSTGRES_URL;
+  assertLoopback(new URL(candidate));
+  try {
+    await withClient(candidate, (client) => client.query('SELECT 1'));
+    return candidate;
+  } catch (error) {
+    if (process.env.DATABASE_URL) throw error;
+    return undefined;
+  }
+}
+
+export interface ScratchDatabase {
+  readonly name: string;
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates an empty database `parley_bench_<random>` next to `adminUrl`; `drop()` removes it. */
+export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase> {
+  const name = `parley_bench_${randomBytes(6).toString('hex')}`;
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: registerCleanup(async () => {
+      await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }),
+  };
+}
