@@ -17,6 +17,8 @@ interface CacheEntry {
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Lookups in flight, so concurrent requests with one key share a single query. */
+  private readonly pending = new Map<string, Promise<Principal | null>>();
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -29,18 +31,31 @@ export class KeyAuthenticator {
     if (cached && cached.until > Date.now()) {
       principal = cached.principal;
     } else {
-      const result = await lookupApiKey(this.deps.database.db, presented, now);
-      principal = result.status === 'ok' ? result.principal : null;
-      if (this.deps.config.authCacheMs > 0) {
-        if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-        this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.config.authCacheMs });
-      }
+      principal = await this.lookup(cacheKey, presented, now);
     }
     if (!principal) throw new AppError('unauthorized', AUTH_MESSAGES.invalid);
     if (principal.expiresAt && principal.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('unauthorized', AUTH_MESSAGES.expired);
     }
     return principal;
+  }
+
+  private lookup(cacheKey: string, presented: string, now: Date): Promise<Principal | null> {
+    let pending = this.pending.get(cacheKey);
+    if (!pending) {
+      pending = lookupApiKey(this.deps.database.db, presented, now)
+        .then((result) => {
+          const principal = result.status === 'ok' ? result.principal : null;
+          if (this.deps.config.authCacheMs > 0) {
+            if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+            this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.config.authCacheMs });
+          }
+          return principal;
+        })
+        .finally(() => this.pending.delete(cacheKey));
+      this.pending.set(cacheKey, pending);
+    }
+    return pending;
   }
 
   /** Drops cached verifications of a workspace's keys in this process (after it changed). */
