@@ -30,14 +30,6 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyRo
     .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
 }
 
-export async function findApiKey(db: Db, workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id)));
-  return row;
-}
-
 /**
  * Authentication's lookup: the hash of a presented secret is the only thing known before the
  * workspace is, so this is the one query not scoped by a workspace id.
