@@ -19,6 +19,8 @@ export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
   /** Lookups in flight, so concurrent requests with one key share a single query. */
   private readonly pending = new Map<string, Promise<Principal | null>>();
+  /** Bumped by every forget: a lookup that began before it must not re-cache what was forgotten. */
+  private generation = 0;
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -43,10 +45,11 @@ export class KeyAuthenticator {
   private lookup(cacheKey: string, presented: string, now: Date): Promise<Principal | null> {
     let pending = this.pending.get(cacheKey);
     if (!pending) {
+      const generation = this.generation;
       pending = lookupApiKey(this.deps.database.db, presented, now)
         .then((result) => {
           const principal = result.status === 'ok' ? result.principal : null;
-          if (this.deps.config.authCacheMs > 0) {
+          if (this.deps.config.authCacheMs > 0 && generation === this.generation) {
             if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
             this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.config.authCacheMs });
           }
@@ -60,15 +63,19 @@ export class KeyAuthenticator {
 
   /** Drops cached verifications of a workspace's keys in this process (after it changed). */
   forgetWorkspace(workspaceId: string): void {
-    for (const [key, entry] of this.cache) {
-      if (entry.principal?.workspaceId === workspaceId) this.cache.delete(key);
-    }
+    this.forgetWhere((principal) => principal.workspaceId === workspaceId);
   }
 
   /** Drops cached verifications of a key in this process (revocation is immediate here). */
   forget(apiKeyId: string): void {
+    this.forgetWhere((principal) => principal.apiKeyId === apiKeyId);
+  }
+
+  private forgetWhere(matches: (principal: Principal) => boolean): void {
+    this.generation += 1;
+    this.pending.clear();
     for (const [key, entry] of this.cache) {
-      if (entry.principal?.apiKeyId === apiKeyId) this.cache.delete(key);
+      if (entry.principal && matches(entry.principal)) this.cache.delete(key);
     }
   }
 }

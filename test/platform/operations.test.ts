@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { backend } from '../support/database.js';
 import { makeTenant } from '../support/factories.js';
@@ -35,13 +36,13 @@ describe('operations endpoints', () => {
   });
 
   it('answers 503 on /readyz when migrations are missing', async () => {
-    await t.database.db.execute(`CREATE TABLE drizzle.hidden AS SELECT * FROM drizzle.__drizzle_migrations` as never);
-    await t.database.db.execute(`DELETE FROM drizzle.__drizzle_migrations` as never);
+    await t.database.db.execute(sql`CREATE TABLE drizzle.hidden AS SELECT * FROM drizzle.__drizzle_migrations`);
+    await t.database.db.execute(sql`DELETE FROM drizzle.__drizzle_migrations`);
     try {
       assertError(await t.request('GET', '/readyz'), 503, /not ready: 1 migration\(s\) not applied/);
     } finally {
-      await t.database.db.execute(`INSERT INTO drizzle.__drizzle_migrations SELECT * FROM drizzle.hidden` as never);
-      await t.database.db.execute(`DROP TABLE drizzle.hidden` as never);
+      await t.database.db.execute(sql`INSERT INTO drizzle.__drizzle_migrations SELECT * FROM drizzle.hidden`);
+      await t.database.db.execute(sql`DROP TABLE drizzle.hidden`);
     }
     assert.equal((await t.request('GET', '/readyz')).status, 200);
   });

@@ -83,6 +83,17 @@ describe('workspace routes and authentication', () => {
     }
   });
 
+  it('does not re-cache a key revoked while its lookup was in flight', async () => {
+    const tenant = await makeTenant(t);
+    const key = await makeKey(t, tenant.workspaceId);
+    const admin = { authorization: `Bearer ${t.config.adminToken}` };
+    const burst = Array.from({ length: 20 }, () => t.request('GET', '/v2/workspace/public', { key: key.key }));
+    const revoked = await t.request('DELETE', `/v2/admin/api-keys/${key.id}`, { headers: admin });
+    assert.equal(revoked.status, 200);
+    for (const res of await Promise.all(burst)) assert.ok(res.status === 200 || res.status === 401);
+    assertError(await t.request('GET', '/v2/workspace/public', { key: key.key }), 401, AUTH_MESSAGES.invalid);
+  });
+
   it('honours a revocation made by another process within a second', async () => {
     const sibling = await t.sibling();
     try {
