@@ -10,6 +10,7 @@ import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/route.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
@@ -59,6 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRoutes(app, deps, [
     ...systemRoutes(app, deps.database, metrics),
     ...workspaceRoutes(authenticator),
+    ...agentRoutes(),
+    ...promptRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

@@ -44,3 +44,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return { kind: 'postgres', db, pool, url: target.url, close: () => pool.end() };
 }
+
+/** Runs `fn` in one transaction; repositories take the transaction as their `Db`. */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => fn(tx as unknown as Db));
+}

@@ -1,2 +1,4 @@
 /** Every table of Parley. drizzle-kit generates `migrations/` from this module. */
 export * from './workspaces.js';
+export * from './agents.js';
+export * from './knowledge.js';

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** Path parameters of a route addressing one resource by UUID (400 before any database access). */
+export const idParamsSchema = z.object({ id: z.uuid() });
+
+/** Timestamps on the wire are ISO 8601 strings. */
+export function iso(date: Date): string;
+export function iso(date: Date | null): string | null;
+export function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+/** A boolean query parameter: `true`/`false` (also `1`/`0`), anything else is a 400. */
+export const queryBooleanSchema = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
