@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -11,6 +12,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/route.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
+import { articleRoutes, folderRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
@@ -40,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorRenderer(app, deps.config.bodyLimitBytes);
 
+  // Multipart forms are read by upload routes only (src/http/multipart.ts), with the upload limit.
+  await app.register(multipart, { limits: { fileSize: deps.config.uploadLimitBytes, files: 2 } });
+
   const metrics = new Metrics(deps.queue);
   metrics.register(app);
   await registerOpenApi(app, version);
@@ -62,6 +67,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...workspaceRoutes(authenticator),
     ...agentRoutes(),
     ...promptRoutes(),
+    ...articleRoutes(),
+    ...folderRoutes(),
+    ...treeRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

@@ -13,6 +13,7 @@ const envSchema = z.object({
   PARLEY_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PARLEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PARLEY_BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
+  PARLEY_UPLOAD_LIMIT_BYTES: positiveInt.default(25 * 1024 * 1024),
   PARLEY_RATE_LIMIT_MAX: positiveInt.default(1200),
   PARLEY_RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
   PARLEY_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
@@ -38,6 +39,8 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
+  /** Largest file accepted by a multipart upload route. */
+  readonly uploadLimitBytes: number;
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly authCacheMs: number;
   readonly jobs: {
@@ -73,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.PARLEY_ADMIN_TOKEN,
     logLevel: e.PARLEY_LOG_LEVEL,
     bodyLimitBytes: e.PARLEY_BODY_LIMIT_BYTES,
+    uploadLimitBytes: e.PARLEY_UPLOAD_LIMIT_BYTES,
     rateLimit: Object.freeze({ max: e.PARLEY_RATE_LIMIT_MAX, windowMs: e.PARLEY_RATE_LIMIT_WINDOW_MS }),
     authCacheMs: e.PARLEY_AUTH_CACHE_MS,
     jobs: Object.freeze({

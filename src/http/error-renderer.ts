@@ -23,6 +23,20 @@ function validationMessage(error: FastifyError): string {
 }
 
 /**
+ * SQLSTATEs that mean a concurrent request changed what this one relied on (a referenced row was
+ * deleted, a deadlock or serialization failure): the client may retry, so 409 rather than 500.
+ */
+const CONCURRENCY_SQLSTATES = new Set(['23503', '40001', '40P01']);
+
+function sqlState(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
  * The one renderer: every error becomes `{ statusCode, message, error }`. Client errors raised by
  * Fastify or its plugins keep their status; anything unexpected is logged and answered with a
  * generic 500.
@@ -40,6 +54,11 @@ export function registerErrorRenderer(app: FastifyInstance, bodyLimitBytes: numb
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(errorBody(415, `unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}`));
+    }
+    const state = sqlState(error);
+    if (state && CONCURRENCY_SQLSTATES.has(state)) {
+      request.log.warn({ err: error, reqId: request.id }, 'concurrent change');
+      return reply.code(409).send(errorBody(409, 'a resource this request depends on was changed concurrently; retry'));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {

@@ -2,6 +2,18 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { UPLOAD_BODY_KEY } from './route.js';
+
+/** The zod transform, plus the multipart body that upload routes declare outside `body`. */
+const transform: typeof jsonSchemaTransform = (input) => {
+  const output = jsonSchemaTransform(input);
+  const schema = output.schema as Record<string, unknown>;
+  if (schema[UPLOAD_BODY_KEY]) {
+    schema.body = schema[UPLOAD_BODY_KEY];
+    delete schema[UPLOAD_BODY_KEY];
+  }
+  return output;
+};
 
 const DESCRIPTION = `Parley's HTTP API. Every workspace route takes \`Authorization: Bearer parley_...\`,
 a workspace API key with scope \`read\` or \`write\`; admin routes take the operator's admin token.
@@ -20,7 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform,
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });

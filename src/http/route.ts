@@ -5,6 +5,10 @@ import type { z } from 'zod';
 import type { OperatorContext, RequestContext } from '../context.js';
 import { AppError, errorBodySchema } from './errors.js';
 import type { AppDeps } from './deps.js';
+import { readUpload, type Upload, type UploadDeclaration, uploadJsonSchema } from './multipart.js';
+
+/** Schema key carrying a multipart route's OpenAPI body; openapi.ts moves it into place. */
+export const UPLOAD_BODY_KEY = 'x-upload-body';
 
 /**
  * Who may call a route: a workspace key with a scope, the operator's admin token, or anyone
@@ -34,6 +38,8 @@ export interface RouteDeclaration<
   params?: P;
   /** What the body must be sent as; JSON by default. Anything else is a 415. */
   consumes?: 'json' | 'multipart';
+  /** A multipart upload: the file field and text fields; the handler receives them as `upload`. */
+  upload?: UploadDeclaration;
   /** Success status; 200 by default. */
   status?: number;
   response: R;
@@ -49,6 +55,7 @@ export interface RouteDeclaration<
     body: Input<B>;
     query: Input<Q>;
     params: Input<P>;
+    upload: Upload | undefined;
     request: FastifyRequest;
     reply: FastifyReply;
   }) => Promise<z.input<R>>;
@@ -84,7 +91,8 @@ function documentedErrors(route: RouteDeclaration): number[] {
   if (route.auth !== 'none') [401, 429].forEach((s) => statuses.add(s));
   if (route.auth === 'read' || route.auth === 'write') statuses.add(403);
   if (route.body || route.querystring || route.params) statuses.add(400);
-  if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  if (route.body || route.upload) [413, 415].forEach((s) => statuses.add(s));
+  if (route.upload) statuses.add(400);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -114,7 +122,7 @@ function hasBody(request: FastifyRequest): boolean {
 export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: readonly RouteDeclaration[]): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
-    const consumes = route.consumes ?? 'json';
+    const consumes = route.upload ? 'multipart' : (route.consumes ?? 'json');
     const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
     for (const status of documentedErrors(route)) {
       responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
@@ -134,13 +142,14 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
             ? { security: [{ adminToken: [] }] }
             : {}),
         ...(route.body ? { body: route.body, consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),
+        ...(route.upload ? { [UPLOAD_BODY_KEY]: uploadJsonSchema(route.upload), consumes: ['multipart/form-data'] } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.params ? { params: route.params } : {}),
         ...(route.produces ? { produces: [route.produces] } : {}),
         response: responses,
       },
       preParsing: async (request, _reply, payload) => {
-        if (route.body && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
+        if ((route.body || route.upload) && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
           const expected = consumes === 'json' ? 'application/json' : 'multipart/form-data';
           throw new AppError('unsupported_media_type', `Content-Type must be ${expected}`);
         }
@@ -148,11 +157,13 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       },
       handler: async (request, reply) => {
         const ctx = contextFor(request, deps);
+        const upload = route.upload ? await readUpload(request, route.upload, deps.config.uploadLimitBytes) : undefined;
         const result = await route.handler({
           ctx: ctx as never,
           body: request.body as never,
           query: request.query as never,
           params: request.params as never,
+          upload,
           request,
           reply,
         });

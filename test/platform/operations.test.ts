@@ -85,6 +85,19 @@ describe('operations endpoints', () => {
       '/v2/bots/{id}/hc-prompt/drafts/public': ['get', 'post'],
       '/v2/bots/{id}/hc-prompt/drafts/{draftId}/public': ['delete', 'get', 'put'],
       '/v2/bots/{id}/hc-prompt/drafts/{draftId}/publish/public': ['post'],
+      '/v2/hc-articles/public': ['get', 'post'],
+      '/v2/hc-articles/ids/public': ['post'],
+      '/v2/hc-articles/{id}/public': ['delete', 'put'],
+      '/v2/hc-articles/{id}/draft/public': ['post'],
+      '/v2/hc-articles/{id}/publish/public': ['post'],
+      '/v2/hc-articles/{id}/history/public': ['get', 'post'],
+      '/v2/hc-articles/{id}/revert/public': ['post'],
+      '/v2/hc-articles/{id}/move/public': ['put'],
+      '/v2/hc-folders/public': ['get', 'post'],
+      '/v2/hc-folders/{id}/public': ['delete', 'put'],
+      '/v2/hc-folders/{id}/move/public': ['put'],
+      '/v2/hc-bot-folder-junctions/public': ['post'],
+      '/v2/knowledge/public/tree/persist': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

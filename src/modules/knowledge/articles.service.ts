@@ -1,0 +1,311 @@
+import type { RequestContext } from '../../context.js';
+import { type Db, inTransaction } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import {
+  type ArticleCursor,
+  type ArticleFilters,
+  type ArticleRow,
+  type ArticleVersionRow,
+  deleteArticles,
+  detachDrafts,
+  findArticle,
+  findArticlesByIds,
+  findVersion,
+  insertArticles,
+  insertVersions,
+  listArticles as listArticleRows,
+  listVersions,
+  updateArticle,
+} from './articles.repository.js';
+import type { ArticleOrigin } from './articles.schemas.js';
+import { findFolder } from './folders.repository.js';
+
+/** Who changes knowledge: a request's key, or a job acting for the key that queued it. */
+export type KnowledgeActor = Pick<RequestContext, 'db' | 'clock' | 'workspaceId' | 'apiKeyId'>;
+
+export interface ArticleContent {
+  title: string;
+  mainKnowledge: string;
+  agentInstruction: string;
+  questions: string[];
+  keywords: string[];
+  escalation: boolean;
+}
+
+export interface NewArticleInput extends ArticleContent {
+  parentFolderId: string;
+  isDraft: boolean;
+  origin?: ArticleOrigin;
+  active?: boolean;
+  public?: boolean;
+  misc?: Record<string, unknown>;
+}
+
+async function requireFolder(db: Db, workspaceId: string, folderId: string): Promise<void> {
+  if (!(await findFolder(db, workspaceId, folderId))) {
+    throw new AppError('bad_request', `parentFolderId: folder ${folderId} not found in this workspace`);
+  }
+}
+
+async function requireArticle(db: Db, workspaceId: string, id: string, lock = false): Promise<ArticleRow> {
+  const row = await findArticle(db, workspaceId, id, { lock });
+  if (!row) throw new AppError('not_found', 'article not found');
+  return row;
+}
+
+/** Creates a live article or a draft, with version 1 in its history. */
+export async function createArticle(ctx: KnowledgeActor, input: NewArticleInput): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    await requireFolder(tx, ctx.workspaceId, input.parentFolderId);
+    const now = ctx.clock.now();
+    const [row] = await insertArticles(tx, [
+      {
+        workspaceId: ctx.workspaceId,
+        parentFolderId: input.parentFolderId,
+        title: input.title,
+        mainKnowledge: input.mainKnowledge,
+        agentInstruction: input.agentInstruction,
+        questions: input.questions,
+        keywords: input.keywords,
+        escalation: input.escalation,
+        active: input.active ?? true,
+        public: input.public ?? false,
+        misc: input.misc ?? {},
+        isDraft: input.isDraft,
+        origin: input.origin ?? 'API_CREATED',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: ctx.apiKeyId,
+        updatedBy: ctx.apiKeyId,
+      },
+    ]);
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  });
+}
+
+export interface ArticlePage {
+  rows: ArticleRow[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+function encodeCursor(row: ArticleRow): string {
+  return Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): ArticleCursor {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const updatedAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(updatedAt.getTime())) {
+    throw new AppError('bad_request', 'query.cursor: malformed cursor; pass nextCursor of the previous page');
+  }
+  return { updatedAt, id };
+}
+
+/** A page of articles, most recently changed first; `nextCursor` continues after its last row. */
+export async function listArticles(
+  ctx: RequestContext,
+  filters: ArticleFilters,
+  limit: number,
+  cursor?: string,
+): Promise<ArticlePage> {
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  const rows = await listArticleRows(ctx.db, ctx.workspaceId, filters, limit, after);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
+}
+
+/** Articles by id in the order asked; ids not in the workspace are skipped. */
+export async function getArticlesByIds(ctx: RequestContext, ids: string[]): Promise<ArticleRow[]> {
+  const rows = await findArticlesByIds(ctx.db, ctx.workspaceId, [...new Set(ids)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is ArticleRow => r !== undefined);
+}
+
+/** Applies changes as the next version and appends it to the history. */
+async function saveVersion(ctx: KnowledgeActor, db: Db, current: ArticleRow, changes: Partial<ArticleRow>): Promise<ArticleRow> {
+  const row = await updateArticle(db, ctx.workspaceId, current.id, {
+    ...changes,
+    version: current.version + 1,
+    updatedAt: ctx.clock.now(),
+    updatedBy: ctx.apiKeyId,
+  });
+  await insertVersions(db, [row]);
+  return row;
+}
+
+function requireEditable(row: ArticleRow): void {
+  if (row.isDraft && row.isDraftPublished) throw new AppError('conflict', 'draft is already published and can no longer change');
+}
+
+/** Updates content (a live article or an open draft) as a new version. */
+export async function updateArticleContent(
+  ctx: KnowledgeActor,
+  id: string,
+  input: ArticleContent & { active?: boolean; public?: boolean },
+): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const current = await requireArticle(tx, ctx.workspaceId, id, true);
+    requireEditable(current);
+    return saveVersion(ctx, tx, current, {
+      ...input,
+      active: input.active ?? current.active,
+      public: input.public ?? current.public,
+    });
+  });
+}
+
+/** A draft of a live article, recording the version it was made from. */
+export async function createDraftFromLive(
+  ctx: KnowledgeActor,
+  id: string,
+  content: ArticleContent,
+  origin: ArticleOrigin = 'API_CREATED',
+  misc: Record<string, unknown> = {},
+): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const live = await requireArticle(tx, ctx.workspaceId, id);
+    if (live.isDraft) throw new AppError('bad_request', 'article is a draft; drafts are made from live articles');
+    const now = ctx.clock.now();
+    const [draft] = await insertArticles(tx, [
+      {
+        workspaceId: ctx.workspaceId,
+        parentFolderId: live.parentFolderId,
+        ...content,
+        active: live.active,
+        public: live.public,
+        misc,
+        isDraft: true,
+        originalArticleId: live.id,
+        originalArticleVersion: live.version,
+        origin,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: ctx.apiKeyId,
+        updatedBy: ctx.apiKeyId,
+      },
+    ]);
+    if (!draft) throw new Error('insert returned no row');
+    return draft;
+  });
+}
+
+/**
+ * Publishes a draft. A draft of a live article updates that article as its next version (409 when
+ * the article moved on since the draft was made, unless `overwrite`); any other draft becomes a new
+ * live article. The draft is kept, marked `isDraftPublished`. Returns the live article.
+ */
+export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: boolean): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const draft = await requireArticle(tx, ctx.workspaceId, id, true);
+    if (!draft.isDraft) throw new AppError('bad_request', 'article is not a draft');
+    requireEditable(draft);
+    const content = {
+      title: draft.title,
+      mainKnowledge: draft.mainKnowledge,
+      agentInstruction: draft.agentInstruction,
+      questions: draft.questions,
+      keywords: draft.keywords,
+      escalation: draft.escalation,
+      active: draft.active,
+      public: draft.public,
+      parentFolderId: draft.parentFolderId,
+    };
+    let live: ArticleRow;
+    const original = draft.originalArticleId ? await findArticle(tx, ctx.workspaceId, draft.originalArticleId, { lock: true }) : undefined;
+    if (original) {
+      if (!overwrite && original.version !== draft.originalArticleVersion) {
+        throw new AppError(
+          'conflict',
+          `the live article changed since this draft was made (draft of version ${draft.originalArticleVersion}, ` +
+            `live version ${original.version}); publish with overwrite=true to replace it`,
+        );
+      }
+      live = await saveVersion(ctx, tx, original, content);
+    } else {
+      const now = ctx.clock.now();
+      const [created] = await insertArticles(tx, [
+        {
+          workspaceId: ctx.workspaceId,
+          ...content,
+          misc: draft.misc,
+          isDraft: false,
+          origin: draft.origin,
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+          createdBy: ctx.apiKeyId,
+          updatedBy: ctx.apiKeyId,
+        },
+      ]);
+      if (!created) throw new Error('insert returned no row');
+      live = created;
+    }
+    await updateArticle(tx, ctx.workspaceId, draft.id, { isDraftPublished: true, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+    return live;
+  });
+}
+
+export async function getHistory(ctx: RequestContext, id: string) {
+  const row = await requireArticle(ctx.db, ctx.workspaceId, id);
+  return { article: row, versions: await listVersions(ctx.db, ctx.workspaceId, id) };
+}
+
+async function requireVersion(db: Db, workspaceId: string, id: string, version: number): Promise<ArticleVersionRow> {
+  const saved = await findVersion(db, workspaceId, id, version);
+  if (!saved) throw new AppError('not_found', `version ${version} of this article not found`);
+  return saved;
+}
+
+export async function getArticleVersion(ctx: RequestContext, id: string, version: number) {
+  const row = await requireArticle(ctx.db, ctx.workspaceId, id);
+  return { article: row, version: await requireVersion(ctx.db, ctx.workspaceId, id, version) };
+}
+
+/**
+ * Restores the content of a saved version (title, body, instruction, questions, keywords,
+ * escalation, active, public) as a new version. The article stays in its current folder.
+ */
+export async function revertArticle(ctx: KnowledgeActor, id: string, version: number): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const current = await requireArticle(tx, ctx.workspaceId, id, true);
+    requireEditable(current);
+    const { snapshot } = await requireVersion(tx, ctx.workspaceId, id, version);
+    return saveVersion(ctx, tx, current, {
+      title: snapshot.title,
+      mainKnowledge: snapshot.mainKnowledge,
+      agentInstruction: snapshot.agentInstruction,
+      questions: snapshot.questions,
+      keywords: snapshot.keywords,
+      escalation: snapshot.escalation,
+      active: snapshot.active,
+      public: snapshot.public,
+    });
+  });
+}
+
+/** Moves an article to another folder of the workspace, as a new version (no-op for the same folder). */
+export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderId: string): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const current = await requireArticle(tx, ctx.workspaceId, id, true);
+    requireEditable(current);
+    await requireFolder(tx, ctx.workspaceId, parentFolderId);
+    if (current.parentFolderId === parentFolderId) return current;
+    return saveVersion(ctx, tx, current, { parentFolderId });
+  });
+}
+
+/** Deletes an article and its history; drafts made from it keep their content, unlinked. */
+export async function deleteArticle(ctx: KnowledgeActor, id: string): Promise<ArticleRow> {
+  return inTransaction(ctx.db, async (tx) => {
+    const row = await requireArticle(tx, ctx.workspaceId, id, true);
+    await detachDrafts(tx, ctx.workspaceId, [id]);
+    await deleteArticles(tx, ctx.workspaceId, [id]);
+    return row;
+  });
+}

@@ -1,0 +1,206 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { agentFolders, agents, articles, type FolderRow, folders } from '../../db/schema/index.js';
+import { queryRows } from '../../db/sql.js';
+
+export type { FolderRow };
+export type FolderWithBots = FolderRow & { botIds: string[] };
+
+/**
+ * Serialises changes to a workspace's folder structure (moves, deletes, imports) for the rest of
+ * the transaction, so two concurrent moves cannot build a cycle between them.
+ */
+export async function lockFolderTree(db: Db, workspaceId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`parley.folders:${workspaceId}`}, 0))`);
+}
+
+export async function insertFolders(db: Db, values: (typeof folders.$inferInsert)[]): Promise<FolderRow[]> {
+  const rows: FolderRow[] = [];
+  for (let i = 0; i < values.length; i += 500) rows.push(...(await db.insert(folders).values(values.slice(i, i + 500)).returning()));
+  return rows;
+}
+
+export async function findFolder(db: Db, workspaceId: string, id: string): Promise<FolderRow | undefined> {
+  const [row] = await db.select().from(folders).where(and(eq(folders.workspaceId, workspaceId), eq(folders.id, id)));
+  return row;
+}
+
+export async function updateFolder(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  changes: Partial<typeof folders.$inferInsert>,
+): Promise<FolderRow | undefined> {
+  const [row] = await db
+    .update(folders)
+    .set(changes)
+    .where(and(eq(folders.workspaceId, workspaceId), eq(folders.id, id)))
+    .returning();
+  return row;
+}
+
+/** Non-deleted agents each folder is assigned to, by folder id. */
+export async function botIdsByFolder(db: Db, workspaceId: string, folderIds?: string[]): Promise<Map<string, string[]>> {
+  const where = [eq(agentFolders.workspaceId, workspaceId), isNull(agents.deletedAt)];
+  if (folderIds) {
+    if (folderIds.length === 0) return new Map();
+    where.push(inArray(agentFolders.folderId, folderIds));
+  }
+  const rows = await db
+    .select({ folderId: agentFolders.folderId, agentId: agentFolders.agentId })
+    .from(agentFolders)
+    .innerJoin(agents, and(eq(agents.workspaceId, agentFolders.workspaceId), eq(agents.id, agentFolders.agentId)))
+    .where(and(...where))
+    .orderBy(asc(agentFolders.createdAt), asc(agentFolders.agentId));
+  const map = new Map<string, string[]>();
+  for (const row of rows) map.set(row.folderId, [...(map.get(row.folderId) ?? []), row.agentId]);
+  return map;
+}
+
+/** Every folder of the workspace, oldest first (the snapshot nests them in memory). */
+export async function listFolders(db: Db, workspaceId: string): Promise<FolderRow[]> {
+  return db.select().from(folders).where(eq(folders.workspaceId, workspaceId)).orderBy(asc(folders.createdAt), asc(folders.id));
+}
+
+/** Whether `folderId` is `candidateId` or one of its ancestors (moving it there makes a cycle). */
+export async function isSelfOrAncestor(db: Db, workspaceId: string, folderId: string, candidateId: string): Promise<boolean> {
+  const rows = await queryRows<{ found: number }>(
+    db,
+    sql`WITH RECURSIVE up(id, parent_folder_id) AS (
+          SELECT id, parent_folder_id FROM folders WHERE workspace_id = ${workspaceId} AND id = ${candidateId}
+          UNION ALL
+          SELECT f.id, f.parent_folder_id FROM folders f JOIN up ON f.id = up.parent_folder_id
+          WHERE f.workspace_id = ${workspaceId}
+        )
+        SELECT 1 AS found FROM up WHERE id = ${folderId} LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/** The folder and all folders below it. */
+export async function subtreeIds(db: Db, workspaceId: string, rootId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`WITH RECURSIVE down(id) AS (
+          SELECT id FROM folders WHERE workspace_id = ${workspaceId} AND id = ${rootId}
+          UNION ALL
+          SELECT f.id FROM folders f JOIN down ON f.parent_folder_id = down.id WHERE f.workspace_id = ${workspaceId}
+        )
+        SELECT id FROM down`,
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function countChildren(db: Db, workspaceId: string, folderId: string): Promise<{ folders: number; articles: number }> {
+  const [row] = await queryRows<{ folders: number; articles: number }>(
+    db,
+    sql`SELECT
+          (SELECT count(*)::int FROM folders WHERE workspace_id = ${workspaceId} AND parent_folder_id = ${folderId}) AS folders,
+          (SELECT count(*)::int FROM articles WHERE workspace_id = ${workspaceId} AND parent_folder_id = ${folderId}) AS articles`,
+  );
+  return row ?? { folders: 0, articles: 0 };
+}
+
+export async function articleIdsInFolders(db: Db, workspaceId: string, folderIds: string[]): Promise<string[]> {
+  if (folderIds.length === 0) return [];
+  const rows = await db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(and(eq(articles.workspaceId, workspaceId), inArray(articles.parentFolderId, folderIds)));
+  return rows.map((r) => r.id);
+}
+
+export async function deleteFolders(db: Db, workspaceId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.delete(folders).where(and(eq(folders.workspaceId, workspaceId), inArray(folders.id, ids)));
+}
+
+/** Which of `ids` are folders of the workspace. */
+export async function existingFolderIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: folders.id })
+    .from(folders)
+    .where(and(eq(folders.workspaceId, workspaceId), inArray(folders.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of `ids` are non-deleted agents of the workspace. */
+export async function existingAgentIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, ids), isNull(agents.deletedAt)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function addJunctions(db: Db, workspaceId: string, pairs: { folderId: string; agentId: string }[], now: Date) {
+  if (pairs.length === 0) return;
+  await db
+    .insert(agentFolders)
+    .values(pairs.map((p) => ({ workspaceId, folderId: p.folderId, agentId: p.agentId, createdAt: now })))
+    .onConflictDoNothing();
+}
+
+export async function removeJunctions(db: Db, workspaceId: string, pairs: { folderId: string; agentId: string }[]) {
+  if (pairs.length === 0) return;
+  await db.execute(
+    sql`DELETE FROM agent_folders WHERE workspace_id = ${workspaceId} AND (folder_id, agent_id) IN (${sql.join(
+      pairs.map((p) => sql`(${p.folderId}::uuid, ${p.agentId}::uuid)`),
+      sql`, `,
+    )})`,
+  );
+}
+
+/** Folders an agent is assigned to directly. */
+export async function assignedFolderIds(db: Db, workspaceId: string, agentId: string): Promise<string[]> {
+  const rows = await db
+    .select({ folderId: agentFolders.folderId })
+    .from(agentFolders)
+    .where(and(eq(agentFolders.workspaceId, workspaceId), eq(agentFolders.agentId, agentId)));
+  return rows.map((r) => r.folderId);
+}
+
+export interface ArticleSummaryRow {
+  id: string;
+  parentFolderId: string;
+  title: string;
+  active: boolean;
+  public: boolean;
+  escalation: boolean;
+  isDraft: boolean;
+  originalArticleId: string | null;
+  version: number;
+  origin: string;
+  updatedAt: Date;
+}
+
+/**
+ * Summaries of the live articles and open drafts in the given folders (all folders when omitted),
+ * in one query: the snapshot must not cost a query per folder.
+ */
+export async function articleSummaries(db: Db, workspaceId: string, folderIds?: string[]): Promise<ArticleSummaryRow[]> {
+  const where = [eq(articles.workspaceId, workspaceId), eq(articles.isDraftPublished, false)];
+  if (folderIds) {
+    if (folderIds.length === 0) return [];
+    where.push(inArray(articles.parentFolderId, folderIds));
+  }
+  return db
+    .select({
+      id: articles.id,
+      parentFolderId: articles.parentFolderId,
+      title: articles.title,
+      active: articles.active,
+      public: articles.public,
+      escalation: articles.escalation,
+      isDraft: articles.isDraft,
+      originalArticleId: articles.originalArticleId,
+      version: articles.version,
+      origin: articles.origin,
+      updatedAt: articles.updatedAt,
+    })
+    .from(articles)
+    .where(and(...where))
+    .orderBy(asc(articles.title), asc(articles.id));
+}

@@ -1,0 +1,202 @@
+import type { RequestContext } from '../../context.js';
+import { type Db, inTransaction } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { requireAgent } from '../agents/index.js';
+import { deleteArticles, detachDrafts } from './articles.repository.js';
+import type { KnowledgeActor } from './articles.service.js';
+import {
+  addJunctions,
+  articleIdsInFolders,
+  articleSummaries,
+  assignedFolderIds,
+  botIdsByFolder,
+  countChildren,
+  deleteFolders,
+  existingAgentIds,
+  existingFolderIds,
+  findFolder,
+  type FolderRow,
+  type FolderWithBots,
+  insertFolders,
+  isSelfOrAncestor,
+  listFolders,
+  lockFolderTree,
+  removeJunctions,
+  subtreeIds,
+  updateFolder,
+} from './folders.repository.js';
+import { nestSnapshot } from './folders.presenter.js';
+import type { SnapshotFolder } from './folders.schemas.js';
+
+async function withBots(db: Db, workspaceId: string, row: FolderRow): Promise<FolderWithBots> {
+  const bots = await botIdsByFolder(db, workspaceId, [row.id]);
+  return { ...row, botIds: bots.get(row.id) ?? [] };
+}
+
+async function requireFolder(db: Db, workspaceId: string, id: string): Promise<FolderRow> {
+  const row = await findFolder(db, workspaceId, id);
+  if (!row) throw new AppError('not_found', 'folder not found');
+  return row;
+}
+
+async function requireParent(db: Db, workspaceId: string, parentId: string): Promise<void> {
+  if (!(await findFolder(db, workspaceId, parentId))) {
+    throw new AppError('bad_request', `parentFolderId: folder ${parentId} not found in this workspace`);
+  }
+}
+
+export async function createFolder(
+  ctx: KnowledgeActor,
+  input: { title: string; description: string; parentFolderId?: string | null },
+): Promise<FolderWithBots> {
+  return inTransaction(ctx.db, async (tx) => {
+    if (input.parentFolderId) await requireParent(tx, ctx.workspaceId, input.parentFolderId);
+    const now = ctx.clock.now();
+    const [row] = await insertFolders(tx, [
+      {
+        workspaceId: ctx.workspaceId,
+        title: input.title,
+        description: input.description,
+        parentFolderId: input.parentFolderId ?? null,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: ctx.apiKeyId,
+        updatedBy: ctx.apiKeyId,
+      },
+    ]);
+    if (!row) throw new Error('insert returned no row');
+    return { ...row, botIds: [] };
+  });
+}
+
+export async function updateFolderDetails(
+  ctx: RequestContext,
+  id: string,
+  input: { title: string; description: string; active: boolean },
+): Promise<FolderWithBots> {
+  const row = await updateFolder(ctx.db, ctx.workspaceId, id, { ...input, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+  if (!row) throw new AppError('not_found', 'folder not found');
+  return withBots(ctx.db, ctx.workspaceId, row);
+}
+
+/** Moves a folder under another (or to the top level); a move into itself or below itself is a 400. */
+export async function moveFolder(ctx: RequestContext, id: string, parentFolderId: string | null): Promise<FolderWithBots> {
+  return inTransaction(ctx.db, async (tx) => {
+    await lockFolderTree(tx, ctx.workspaceId);
+    await requireFolder(tx, ctx.workspaceId, id);
+    if (parentFolderId) {
+      await requireParent(tx, ctx.workspaceId, parentFolderId);
+      if (await isSelfOrAncestor(tx, ctx.workspaceId, id, parentFolderId)) {
+        throw new AppError('bad_request', 'parentFolderId: a folder cannot be moved into itself or one of its subfolders');
+      }
+    }
+    const row = await updateFolder(tx, ctx.workspaceId, id, { parentFolderId, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+    if (!row) throw new AppError('not_found', 'folder not found');
+    return withBots(tx, ctx.workspaceId, row);
+  });
+}
+
+/**
+ * Deletes a folder. A folder with subfolders or articles is refused (409) unless `cascade`, which
+ * deletes the whole subtree with its articles (and their history) and agent assignments.
+ */
+export async function deleteFolder(ctx: RequestContext, id: string, cascade: boolean): Promise<FolderWithBots> {
+  return inTransaction(ctx.db, async (tx) => {
+    await lockFolderTree(tx, ctx.workspaceId);
+    const folder = await withBots(tx, ctx.workspaceId, await requireFolder(tx, ctx.workspaceId, id));
+    if (!cascade) {
+      const children = await countChildren(tx, ctx.workspaceId, id);
+      if (children.folders > 0 || children.articles > 0) {
+        throw new AppError(
+          'conflict',
+          `folder is not empty (${children.folders} subfolder(s), ${children.articles} article(s)); ` +
+            'delete with cascade=true to delete them too',
+        );
+      }
+    }
+    const folderIds = await subtreeIds(tx, ctx.workspaceId, id);
+    const articleIds = await articleIdsInFolders(tx, ctx.workspaceId, folderIds);
+    await detachDrafts(tx, ctx.workspaceId, articleIds);
+    await deleteArticles(tx, ctx.workspaceId, articleIds);
+    await deleteFolders(tx, ctx.workspaceId, folderIds);
+    return folder;
+  });
+}
+
+export interface Snapshot {
+  workspaceId: string;
+  computedAt: Date;
+  updatedAt: Date;
+  folders: SnapshotFolder[];
+}
+
+/** Adds `id` and every folder below it (by the in-memory parent index) to `into`. */
+function collectSubtree(id: string, children: Map<string, string[]>, into: Set<string>): void {
+  const stack = [id];
+  while (stack.length > 0) {
+    const next = stack.pop() as string;
+    if (into.has(next)) continue;
+    into.add(next);
+    stack.push(...(children.get(next) ?? []));
+  }
+}
+
+/**
+ * The knowledge tree: folders nested with their live articles and open drafts. With an agent,
+ * only its assigned folders and their descendants. Three queries whatever the size of the tree.
+ */
+export async function getSnapshot(ctx: RequestContext, agentId?: string): Promise<Snapshot> {
+  const computedAt = ctx.clock.now();
+  let assigned: string[] | undefined;
+  if (agentId) {
+    await requireAgent(ctx, agentId);
+    assigned = await assignedFolderIds(ctx.db, ctx.workspaceId, agentId);
+  }
+  const [folderRows, bots] = await Promise.all([listFolders(ctx.db, ctx.workspaceId), botIdsByFolder(ctx.db, ctx.workspaceId)]);
+  let included: Set<string> | undefined;
+  let roots: string[];
+  if (assigned) {
+    const children = new Map<string, string[]>();
+    for (const row of folderRows) {
+      if (row.parentFolderId) children.set(row.parentFolderId, [...(children.get(row.parentFolderId) ?? []), row.id]);
+    }
+    included = new Set<string>();
+    for (const id of assigned) collectSubtree(id, children, included);
+    const set = included;
+    roots = folderRows.filter((r) => set.has(r.id) && !(r.parentFolderId && set.has(r.parentFolderId))).map((r) => r.id);
+  } else {
+    roots = folderRows.filter((r) => r.parentFolderId === null).map((r) => r.id);
+  }
+  const shown = included ? folderRows.filter((r) => included.has(r.id)) : folderRows;
+  const articleRows = await articleSummaries(ctx.db, ctx.workspaceId, included ? [...included] : undefined);
+  let updatedAt = shown.length || articleRows.length ? new Date(0) : computedAt;
+  for (const row of [...shown, ...articleRows]) if (row.updatedAt > updatedAt) updatedAt = row.updatedAt;
+  return { workspaceId: ctx.workspaceId, computedAt, updatedAt, folders: nestSnapshot(shown, bots, articleRows, roots) };
+}
+
+export interface JunctionChange {
+  folderId: string;
+  botId: string;
+  action: 'ADD' | 'DELETE';
+}
+
+/**
+ * Assigns and unassigns folders to agents, all or nothing. Every folder and agent must exist in
+ * the workspace (400 naming the item otherwise). For a pair named twice, the last action wins.
+ */
+export async function applyJunctions(ctx: RequestContext, changes: JunctionChange[]): Promise<void> {
+  const folderIds = await existingFolderIds(ctx.db, ctx.workspaceId, [...new Set(changes.map((c) => c.folderId))]);
+  const agentIds = await existingAgentIds(ctx.db, ctx.workspaceId, [...new Set(changes.map((c) => c.botId))]);
+  changes.forEach((change, i) => {
+    if (!folderIds.has(change.folderId)) throw new AppError('bad_request', `junctions.${i}.folderId: folder ${change.folderId} not found in this workspace`);
+    if (!agentIds.has(change.botId)) throw new AppError('bad_request', `junctions.${i}.botId: agent ${change.botId} not found in this workspace`);
+  });
+  const last = new Map<string, JunctionChange>();
+  for (const change of changes) last.set(`${change.folderId}:${change.botId}`, change);
+  const pairs = (action: JunctionChange['action']) =>
+    [...last.values()].filter((c) => c.action === action).map((c) => ({ folderId: c.folderId, agentId: c.botId }));
+  await inTransaction(ctx.db, async (tx) => {
+    await addJunctions(tx, ctx.workspaceId, pairs('ADD'), ctx.clock.now());
+    await removeJunctions(tx, ctx.workspaceId, pairs('DELETE'));
+  });
+}

@@ -1,0 +1,13 @@
+export { articleRoutes } from './articles.routes.js';
+export {
+  type ArticleContent,
+  createArticle,
+  createDraftFromLive,
+  type KnowledgeActor,
+  publishDraft,
+  updateArticleContent,
+} from './articles.service.js';
+export { ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
+export { folderRoutes } from './folders.routes.js';
+export { treeRoutes } from './tree.routes.js';
+export { parseTreeFile, type TreeRow, writeTreeFile } from './tree-csv.js';
