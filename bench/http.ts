@@ -6,21 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import {
+  type Backend,
+  type BackendName,
   ROOT,
   abortRun,
+  availableBackends,
   type RunningServer,
   type ServerExit,
   type ServerProblems,
-  createScratchDatabase,
   exitOnSignals,
-  findPostgres,
   positiveIntEnv,
   startServer,
-  tempDataDir,
   withTimeout,
 } from './support.js';
-
-type BackendName = 'pglite' | 'postgres';
 
 interface Route {
   readonly name: string;
@@ -57,12 +55,6 @@ interface BackendReport {
   error: string | undefined;
 }
 
-/** A backend to benchmark: `prepare` returns the server environment and a cleanup for afterwards. */
-interface Backend {
-  readonly name: BackendName;
-  prepare(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
-}
-
 const ROUTES: readonly Route[] = [
   { name: 'healthz (no auth)', path: '/healthz', authenticated: false },
   { name: 'workspace (auth)', path: '/v2/workspace/public', authenticated: true },
@@ -77,42 +69,6 @@ function readSettings(): Settings {
     warmupS: 2,
     connections: positiveIntEnv('BENCH_CONNECTIONS', 50),
   };
-}
-
-/** The embedded backend: a fresh PGlite data folder under the OS temp folder. */
-function pgliteBackend(): Backend {
-  return {
-    name: 'pglite',
-    prepare: async () => {
-      const dir = await tempDataDir();
-      return { env: { ...SERVER_ENV, PARLEY_DATA_DIR: dir.path }, cleanup: dir.remove };
-    },
-  };
-}
-
-/** The PostgreSQL backend: a scratch database created next to `adminUrl` and dropped afterwards. */
-function postgresBackend(adminUrl: string): Backend {
-  return {
-    name: 'postgres',
-    prepare: async () => {
-      const scratch = await createScratchDatabase(adminUrl);
-      const dir = await tempDataDir(); // keeps the server away from ./data even though it is unused
-      return {
-        env: { ...SERVER_ENV, DATABASE_URL: scratch.url, PARLEY_DATA_DIR: dir.path },
-        cleanup: async () => {
-          await scratch.drop();
-          await dir.remove();
-        },
-      };
-    },
-  };
-}
-
-/** The backends available on this machine: always PGlite, PostgreSQL when reachable. */
-async function availableBackends(): Promise<Backend[]> {
-  const postgresUrl = await findPostgres();
-  if (!postgresUrl) process.stderr.write('bench: no PostgreSQL reachable, benchmarking PGlite only\n');
-  return postgresUrl ? [pgliteBackend(), postgresBackend(postgresUrl)] : [pgliteBackend()];
 }
 
 /** Request headers for a route (the bearer key for authenticated ones). */
@@ -254,7 +210,7 @@ function armWatchdog(settings: Settings, backends: number): void {
 async function main(): Promise<number> {
   const startedAt = new Date();
   const settings = readSettings();
-  const backends = await availableBackends();
+  const backends = await availableBackends(SERVER_ENV);
   armWatchdog(settings, backends.length);
   const reports: BackendReport[] = [];
   for (const backend of backends) reports.push(await benchBackend(backend, settings));

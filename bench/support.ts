@@ -324,3 +324,50 @@ export async function createScratchDatabase(adminUrl: string): Promise<ScratchDa
     }),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Backends: PGlite always, PostgreSQL when one is reachable.
+
+export type BackendName = 'pglite' | 'postgres';
+
+/** A backend to benchmark: `prepare` returns the server environment and a cleanup for afterwards. */
+export interface Backend {
+  readonly name: BackendName;
+  prepare(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }>;
+}
+
+/** The embedded backend: a fresh PGlite data folder under the OS temp folder. */
+export function pgliteBackend(serverEnv: Record<string, string>): Backend {
+  return {
+    name: 'pglite',
+    prepare: async () => {
+      const dir = await tempDataDir();
+      return { env: { ...serverEnv, PARLEY_DATA_DIR: dir.path }, cleanup: dir.remove };
+    },
+  };
+}
+
+/** The PostgreSQL backend: a scratch database created next to `adminUrl` and dropped afterwards. */
+export function postgresBackend(adminUrl: string, serverEnv: Record<string, string>): Backend {
+  return {
+    name: 'postgres',
+    prepare: async () => {
+      const scratch = await createScratchDatabase(adminUrl);
+      const dir = await tempDataDir(); // keeps the server away from ./data even though it is unused
+      return {
+        env: { ...serverEnv, DATABASE_URL: scratch.url, PARLEY_DATA_DIR: dir.path },
+        cleanup: async () => {
+          await scratch.drop();
+          await dir.remove();
+        },
+      };
+    },
+  };
+}
+
+/** The backends available on this machine: always PGlite, PostgreSQL when reachable. */
+export async function availableBackends(serverEnv: Record<string, string>): Promise<Backend[]> {
+  const postgresUrl = await findPostgres();
+  if (!postgresUrl) process.stderr.write('bench: no PostgreSQL reachable, benchmarking PGlite only\n');
+  return postgresUrl ? [pgliteBackend(serverEnv), postgresBackend(postgresUrl, serverEnv)] : [pgliteBackend(serverEnv)];
+}

@@ -50,10 +50,14 @@ export async function readUpload(request: FastifyRequest, declaration: UploadDec
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const status = statusOf(error);
-    if (status === 413) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('payload_too_large', `the file is larger than the upload limit of ${limitBytes} bytes`);
     }
+    if (code === 'FST_FILES_LIMIT') throw new AppError('bad_request', `body.${declaration.fileField}: send exactly one file`);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request', 'body: too many form fields');
+    const status = statusOf(error);
+    if (status === 413) throw new AppError('payload_too_large', 'the form is larger than the upload limit');
     throw new AppError('bad_request', `malformed multipart body: ${(error as Error).message}`);
   }
   if (!file) throw new AppError('bad_request', `body.${declaration.fileField}: a file is required`);

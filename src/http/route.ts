@@ -47,6 +47,12 @@ export interface RouteDeclaration<
   produces?: string;
   /** Statuses this route answers besides the ones every route of its kind can (documented). */
   errors?: number[];
+  /**
+   * `presenter`: send the handler's result with plain JSON.stringify instead of encoding it through
+   * the response schema. For large answers (the knowledge snapshot) whose presenter already builds
+   * the exact wire shape; the schema still documents the answer and tests check it.
+   */
+  serializer?: 'schema' | 'presenter';
   /** Operations routes are not rate limited. */
   rateLimited?: boolean;
   hidden?: boolean;
@@ -131,6 +137,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       method: route.method,
       url: route.url,
       config: { auth: route.auth, rateLimit: route.rateLimited === false ? false : undefined },
+      ...(route.serializer === 'presenter' ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
       schema: {
         summary: route.summary,
         description: describe(route),

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
-/** Path parameters of a route addressing one resource by UUID (400 before any database access). */
-export const idParamsSchema = z.object({ id: z.uuid() });
+/**
+ * A UUID from a path or query, in the lower case the database answers with, so a route never
+ * echoes an id spelled differently from the stored one (400 before any database access).
+ */
+export const uuidParamSchema = z.uuid().transform((id) => id.toLowerCase());
+
+/** Path parameters of a route addressing one resource by UUID. */
+export const idParamsSchema = z.object({ id: uuidParamSchema });
 
 /** Timestamps on the wire are ISO 8601 strings. */
 export function iso(date: Date): string;

@@ -95,7 +95,7 @@ export function promptRoutes() {
       status: 201,
       errors: [404, 406],
       response: promptDraftSchema,
-      handler: async ({ ctx, params, body }) => presentPromptDraft(await createPromptDraft(ctx, params.id, body)),
+      handler: async ({ ctx, params, body }) => presentPromptDraft(await createPromptDraft(ctx, params.id, body ?? {})),
     }),
     defineRoute({
       method: 'GET',
@@ -135,7 +135,7 @@ export function promptRoutes() {
       body: promptDraftBodySchema,
       errors: [404, 406, 409],
       response: promptDraftSchema,
-      handler: async ({ ctx, params, body }) => presentPromptDraft(await updateDraft(ctx, params.id, params.draftId, body)),
+      handler: async ({ ctx, params, body }) => presentPromptDraft(await updateDraft(ctx, params.id, params.draftId, body ?? {})),
     }),
     defineRoute({
       method: 'POST',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParamSchema } from '../../http/schemas.js';
 
 const MAX_SECTIONS = 50;
 
@@ -129,12 +130,13 @@ export const promptDraftBodySchema = z
     note: z.string().max(2000).optional(),
   })
   .strict()
+  .nullish()
   .meta({ examples: [{ hcGuidelinePrompt: exampleSet.hcGuidelinePrompt, note: 'Friendlier tone' }] });
 
 export const promptDraftListQuerySchema = z.object({ status: promptDraftStatusSchema.default('draft') }).strict();
 export const promptDraftListSchema = z.object({ drafts: z.array(promptDraftSchema) });
 
-export const draftParamsSchema = z.object({ id: z.uuid(), draftId: z.uuid() });
+export const draftParamsSchema = z.object({ id: uuidParamSchema, draftId: uuidParamSchema });
 
 export const publishBodySchema = z
   .object({

@@ -134,7 +134,7 @@ export async function detachDrafts(db: Db, workspaceId: string, originalIds: str
   if (originalIds.length === 0) return;
   await db
     .update(articles)
-    .set({ originalArticleId: null })
+    .set({ originalArticleId: null, originalArticleVersion: null })
     .where(and(eq(articles.workspaceId, workspaceId), inArray(articles.originalArticleId, originalIds)));
 }
 

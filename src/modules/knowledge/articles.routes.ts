@@ -114,7 +114,8 @@ export function articleRoutes() {
       tags,
       summary: 'Publish a draft',
       description:
-        'A draft of a live article replaces that article as its next version; 409 when the live article ' +
+        'A draft of a live article replaces the content of that article as its next version (the article ' +
+        'stays in its folder); 409 when the live article ' +
         'changed since the draft was made, unless the body says `{ "overwrite": true }`. Any other draft ' +
         'becomes a new live article. The draft is kept with `isDraftPublished: true`. Returns the live article.',
       params: idParamsSchema,
@@ -193,7 +194,7 @@ export function articleRoutes() {
       summary: 'Delete an article',
       description:
         'Deletes the article and its history and returns it as it was. Drafts made from it are kept, ' +
-        'unlinked (`originalArticleId` null): publishing one creates a new live article.',
+        'unlinked (`originalArticleId` and `originalArticleVersion` null): publishing one creates a new live article.',
       params: idParamsSchema,
       errors: [404],
       response: articleSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryBooleanSchema } from '../../http/schemas.js';
+import { queryBooleanSchema, uuidParamSchema } from '../../http/schemas.js';
 
 export const ARTICLE_ORIGINS = [
   'MANUAL_ARTICLE',
@@ -102,7 +102,7 @@ export const articleSchema = z
 export const articleListQuerySchema = z
   .object({
     type: z.enum(['live', 'draft']).optional().describe('live or draft articles; both when omitted'),
-    parentFolderId: z.uuid().optional(),
+    parentFolderId: uuidParamSchema.optional(),
     origin: articleOriginSchema.optional(),
     q: z.string().trim().min(1).max(200).optional().describe('case-insensitive match within the title'),
     isDraftPublished: queryBooleanSchema.optional().describe('with type=draft: only published (true) or open (false) drafts'),

@@ -95,10 +95,13 @@ function encodeCursor(row: ArticleRow): string {
   return Buffer.from(`${row.updatedAt.toISOString()}|${row.id}`).toString('base64url');
 }
 
+const CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
 function decodeCursor(cursor: string): ArticleCursor {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const updatedAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(updatedAt.getTime())) {
+  const match = CURSOR_PATTERN.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const updatedAt = new Date(match?.[1] ?? '');
+  const id = match?.[2];
+  if (!id || Number.isNaN(updatedAt.getTime())) {
     throw new AppError('bad_request', 'query.cursor: malformed cursor; pass nextCursor of the previous page');
   }
   return { updatedAt, id };
@@ -197,8 +200,8 @@ export async function createDraftFromLive(
 
 /**
  * Publishes a draft. A draft of a live article updates that article as its next version (409 when
- * the article moved on since the draft was made, unless `overwrite`); any other draft becomes a new
- * live article. The draft is kept, marked `isDraftPublished`. Returns the live article.
+ * the article moved on since the draft was made, unless `overwrite`) and stays in its folder; any
+ * other draft becomes a new live article in the draft's folder. The draft is kept, marked `isDraftPublished`. Returns the live article.
  */
 export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: boolean): Promise<ArticleRow> {
   return inTransaction(ctx.db, async (tx) => {
@@ -214,7 +217,6 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
       escalation: draft.escalation,
       active: draft.active,
       public: draft.public,
-      parentFolderId: draft.parentFolderId,
     };
     let live: ArticleRow;
     const original = draft.originalArticleId ? await findArticle(tx, ctx.workspaceId, draft.originalArticleId, { lock: true }) : undefined;
@@ -226,6 +228,7 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
             `live version ${original.version}); publish with overwrite=true to replace it`,
         );
       }
+      // The live article keeps its folder: moving is its own versioned change, as for revert.
       live = await saveVersion(ctx, tx, original, content);
     } else {
       const now = ctx.clock.now();
@@ -233,6 +236,7 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
         {
           workspaceId: ctx.workspaceId,
           ...content,
+          parentFolderId: draft.parentFolderId,
           misc: draft.misc,
           isDraft: false,
           origin: draft.origin,

@@ -1,6 +1,6 @@
 import { iso } from '../../http/schemas.js';
 import type { ArticleOrigin } from './articles.schemas.js';
-import type { ArticleSummaryRow, FolderRow } from './folders.repository.js';
+import type { ArticleSummaryRow, FolderArticles, FolderRow } from './folders.repository.js';
 import type { SnapshotFolder } from './folders.schemas.js';
 
 export function presentFolder(row: FolderRow, botIds: string[]) {
@@ -28,7 +28,7 @@ function presentSummary(row: ArticleSummaryRow) {
     originalArticleId: row.originalArticleId,
     version: row.version,
     origin: row.origin as ArticleOrigin,
-    updatedAt: iso(row.updatedAt),
+    updatedAt: row.updatedAt,
   };
 }
 
@@ -39,7 +39,7 @@ function presentSummary(row: ArticleSummaryRow) {
 export function nestSnapshot(
   folderRows: FolderRow[],
   botIds: Map<string, string[]>,
-  articleRows: ArticleSummaryRow[],
+  articleGroups: FolderArticles[],
   rootIds: string[],
 ): SnapshotFolder[] {
   const nodes = new Map<string, SnapshotFolder>();
@@ -47,6 +47,9 @@ export function nestSnapshot(
   for (const row of folderRows) {
     if (row.parentFolderId) nodes.get(row.parentFolderId)?.subfolders.push(nodes.get(row.id) as SnapshotFolder);
   }
-  for (const row of articleRows) nodes.get(row.parentFolderId)?.articles.push(presentSummary(row));
+  for (const group of articleGroups) {
+    const node = nodes.get(group.folderId);
+    if (node) node.articles = group.articles.map(presentSummary);
+  }
   return rootIds.map((id) => nodes.get(id)).filter((node): node is SnapshotFolder => node !== undefined);
 }

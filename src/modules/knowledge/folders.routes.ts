@@ -33,6 +33,7 @@ export function folderRoutes() {
       querystring: snapshotQuerySchema,
       errors: [404],
       response: snapshotSchema,
+      serializer: 'presenter',
       handler: async ({ ctx, query }) => {
         const snapshot = await getSnapshot(ctx, query.botId);
         return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryBooleanSchema } from '../../http/schemas.js';
+import { queryBooleanSchema, uuidParamSchema } from '../../http/schemas.js';
 import { articleOriginSchema } from './articles.schemas.js';
 
 export const FOLDER_LIMITS = { title: 200, description: 5_000 } as const;
@@ -45,7 +45,7 @@ export const deleteFolderQuerySchema = z
   .strict();
 
 export const snapshotQuerySchema = z
-  .object({ botId: z.uuid().optional().describe("only the agent's assigned folders and their descendants") })
+  .object({ botId: uuidParamSchema.optional().describe("only the agent's assigned folders and their descendants") })
   .strict();
 
 export const articleSummarySchema = z

@@ -7,7 +7,7 @@ import type { KnowledgeActor } from './articles.service.js';
 import {
   addJunctions,
   articleIdsInFolders,
-  articleSummaries,
+  articleSummariesByFolder,
   assignedFolderIds,
   botIdsByFolder,
   countChildren,
@@ -168,10 +168,11 @@ export async function getSnapshot(ctx: RequestContext, agentId?: string): Promis
     roots = folderRows.filter((r) => r.parentFolderId === null).map((r) => r.id);
   }
   const shown = included ? folderRows.filter((r) => included.has(r.id)) : folderRows;
-  const articleRows = await articleSummaries(ctx.db, ctx.workspaceId, included ? [...included] : undefined);
-  let updatedAt = shown.length || articleRows.length ? new Date(0) : computedAt;
-  for (const row of [...shown, ...articleRows]) if (row.updatedAt > updatedAt) updatedAt = row.updatedAt;
-  return { workspaceId: ctx.workspaceId, computedAt, updatedAt, folders: nestSnapshot(shown, bots, articleRows, roots) };
+  const articleGroups = await articleSummariesByFolder(ctx.db, ctx.workspaceId, included ? [...included] : undefined);
+  let updatedAt = shown.length ? new Date(0) : computedAt;
+  for (const row of shown) if (row.updatedAt > updatedAt) updatedAt = row.updatedAt;
+  for (const group of articleGroups) if (group.latest > updatedAt) updatedAt = group.latest;
+  return { workspaceId: ctx.workspaceId, computedAt, updatedAt, folders: nestSnapshot(shown, bots, articleGroups, roots) };
 }
 
 export interface JunctionChange {

@@ -4,7 +4,7 @@ import { folderDescriptionSchema, folderTitleSchema } from './folders.schemas.js
 
 /**
  * The knowledge tree file: CSV (RFC 4180) with a header row and one row per article. Documented in
- * docs/knowledge.md; `tree/persist` reads it and `tree/initialize` writes it.
+ * docs/knowledge.md; `tree/persist` reads it, and the AI layer's `tree/initialize` writes it.
  */
 export const TREE_COLUMNS = [
   'folder_path',
@@ -216,7 +216,7 @@ function readRow(record: CsvRecord, index: Map<TreeColumn, number>, width: numbe
 
   const title = cell('title').trim();
   if (!title) {
-    for (const name of ['main_knowledge', 'agent_instruction', 'questions', 'keywords'] as const) {
+    for (const name of ['main_knowledge', 'agent_instruction', 'questions', 'keywords', 'escalation', 'is_draft', 'active', 'public'] as const) {
       if (cell(name).trim()) fail(name, 'a row without a title only declares its folder; give the article a title');
     }
     return row;

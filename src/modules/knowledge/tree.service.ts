@@ -76,7 +76,7 @@ export async function persistTree(ctx: RequestContext, rows: TreeRow[]): Promise
               `body.file: line ${row.line}: folder_description differs from the one given on line ${earlier.line} for the same folder`,
             );
           }
-          createdDescriptions.set(folder.id, { description: row.folderDescription, line: row.line });
+          if (!earlier) createdDescriptions.set(folder.id, { description: row.folderDescription, line: row.line });
           folder.description = row.folderDescription;
         }
         parentId = folder.id;
