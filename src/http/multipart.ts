@@ -12,7 +12,7 @@ export interface UploadedFile {
 
 export interface Upload {
   file: UploadedFile;
-  /** Text fields, validated by the route's `uploadFields` schema. */
+  /** Text fields, validated by the declaration's `fields` schema. */
   fields: Record<string, unknown>;
 }
 
