@@ -10,6 +10,7 @@ import { AppError } from './http/errors.js';
 import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/route.js';
+import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, treeRoutes } from './modules/knowledge/index.js';
@@ -41,6 +42,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
   });
   registerErrorRenderer(app, deps.config.bodyLimitBytes);
+  registerTextGuard(app);
 
   // Multipart forms are read by upload routes only (src/http/multipart.ts), with the upload limit.
   await app.register(multipart, { limits: { fileSize: deps.config.uploadLimitBytes, files: 2 } });

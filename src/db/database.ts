@@ -45,7 +45,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return { kind: 'postgres', db, pool, url: target.url, close: () => pool.end() };
 }
 
-/** Runs `fn` in one transaction; repositories take the transaction as their `Db`. */
-export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => fn(tx as unknown as Db));
+/**
+ * Runs `fn` in one transaction; repositories take the transaction as their `Db`. `snapshot` reads
+ * in one consistent view (REPEATABLE READ, read only) for answers built from several queries.
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
+  const config = options.snapshot ? ({ isolationLevel: 'repeatable read', accessMode: 'read only' } as const) : undefined;
+  return db.transaction((tx) => fn(tx as unknown as Db), config);
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * A UUID from a path or query, in the lower case the database answers with, so a route never
- * echoes an id spelled differently from the stored one (400 before any database access).
+ * A UUID from a path, query or body, in the lower case the database answers with, so ids compare
+ * equal to stored ones and are never echoed spelled differently (400 before any database access).
  */
-export const uuidParamSchema = z.uuid().transform((id) => id.toLowerCase());
+export const uuidSchema = z.uuid().transform((id) => id.toLowerCase());
 
 /** Path parameters of a route addressing one resource by UUID. */
-export const idParamsSchema = z.object({ id: uuidParamSchema });
+export const idParamsSchema = z.object({ id: uuidSchema });
 
 /** Timestamps on the wire are ISO 8601 strings. */
 export function iso(date: Date): string;

@@ -206,6 +206,25 @@ describe('article routes', () => {
       const cursor = (raw: string) => `/v2/hc-articles/public?cursor=${Buffer.from(raw).toString('base64url')}`;
       await fail(w, 'GET', cursor(`${new Date().toISOString()}|${'-'.repeat(36)}`), 400, /^query\.cursor: malformed cursor/);
       await fail(w, 'GET', cursor(`-271821-04-20T00:00:00.000Z|${UNKNOWN}`), 400, /^query\.cursor: malformed cursor/);
+      await fail(w, 'GET', cursor(`0000-01-01T00:00:00.000Z|${UNKNOWN}`), 400, /^query\.cursor: malformed cursor/);
+      await fail(w, 'GET', cursor(`2026-02-30T00:00:00.000Z|${UNKNOWN}`), 400, /^query\.cursor: malformed cursor/);
+    });
+
+    it('answers 400, not 500, for text the database cannot store and for versions beyond its integers', async () => {
+      const w = await makeTenant(t);
+      const folderId = await newFolder(t, w.key);
+      const nul = { ...content('n'), title: 'a\u0000b', parentFolderId: folderId };
+      await fail(w, 'POST', '/v2/hc-articles/public', 400, 'body.title: contains a NUL character or invalid Unicode, which cannot be stored', nul);
+      const lone = await t.request('POST', '/v2/hc-articles/public', {
+        key: w.key,
+        raw: JSON.stringify({ ...content('s'), parentFolderId: folderId }).replace('"Knowledge s', '"Knowledge \\ud800 s'),
+        headers: { 'content-type': 'application/json' },
+      });
+      assertError(lone, 400, /^body\.mainKnowledge: contains a NUL character or invalid Unicode/);
+      await fail(w, 'GET', '/v2/hc-articles/public?q=a%00b', 400, /^query\.q: contains a NUL/);
+      const live = await newArticle(t, w.key, folderId, 'v');
+      await fail(w, 'POST', sub(live.id, 'revert'), 400, /^body\.version: /, { version: 1099511627776 });
+      assert.equal((await list(w)).articles.length, 1, 'nothing half-written');
     });
   });
 
@@ -299,6 +318,9 @@ describe('article routes', () => {
       const upper = live.id.toUpperCase();
       assert.equal((await history(w, upper)).articleId, live.id);
       assert.equal((await list(w, `parentFolderId=${live.parentFolderId.toUpperCase()}`)).articles[0]?.id, live.id);
+      assert.deepEqual((await byIds(w, [upper])).map((a) => a.id), [live.id]);
+      const same = await ok<Article>(t, 200, 'PUT', sub(live.id, 'move'), w.key, { parentFolderId: live.parentFolderId.toUpperCase() });
+      assert.equal(same.version, 1, 'a move to its own folder, spelled in upper case, changes nothing');
     });
 
     it('publishes a draft without an original as a new live article, and edits open drafts as versions', async () => {

@@ -350,6 +350,13 @@ describe('knowledge folders', () => {
     // Deleting an assignment that does not exist changes nothing.
     assert.equal((await junctions(w, [{ folderId: b.id, botId: bot1, action: 'DELETE' }])).status, 200);
     assert.deepEqual((await rename(w, b)).botIds, [bot2]);
+    // Ids are case-insensitive: an upper-case spelling names the same pair.
+    const mixed = await junctions(w, [
+      { folderId: b.id.toUpperCase(), botId: bot1.toUpperCase(), action: 'ADD' },
+      { folderId: b.id, botId: bot1, action: 'DELETE' },
+    ]);
+    assert.equal(mixed.status, 200, mixed.text);
+    assert.deepEqual((await rename(w, b)).botIds, [bot2]);
   });
 
   it('applies junctions all or nothing, naming the bad item', async () => {

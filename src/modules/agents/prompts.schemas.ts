@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParamSchema } from '../../http/schemas.js';
+import { uuidSchema } from '../../http/schemas.js';
 
 const MAX_SECTIONS = 50;
 
@@ -136,7 +136,7 @@ export const promptDraftBodySchema = z
 export const promptDraftListQuerySchema = z.object({ status: promptDraftStatusSchema.default('draft') }).strict();
 export const promptDraftListSchema = z.object({ drafts: z.array(promptDraftSchema) });
 
-export const draftParamsSchema = z.object({ id: uuidParamSchema, draftId: uuidParamSchema });
+export const draftParamsSchema = z.object({ id: uuidSchema, draftId: uuidSchema });
 
 export const publishBodySchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryBooleanSchema, uuidParamSchema } from '../../http/schemas.js';
+import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 
 export const ARTICLE_ORIGINS = [
   'MANUAL_ARTICLE',
@@ -46,7 +46,7 @@ const example = {
 
 export const createArticleBodySchema = contentFields
   .extend({
-    parentFolderId: z.uuid(),
+    parentFolderId: uuidSchema,
     isDraft: z.boolean().default(false),
     origin: articleOriginSchema.optional().describe('defaults to API_CREATED'),
     active: z.boolean().optional(),
@@ -102,7 +102,7 @@ export const articleSchema = z
 export const articleListQuerySchema = z
   .object({
     type: z.enum(['live', 'draft']).optional().describe('live or draft articles; both when omitted'),
-    parentFolderId: uuidParamSchema.optional(),
+    parentFolderId: uuidSchema.optional(),
     origin: articleOriginSchema.optional(),
     q: z.string().trim().min(1).max(200).optional().describe('case-insensitive match within the title'),
     isDraftPublished: queryBooleanSchema.optional().describe('with type=draft: only published (true) or open (false) drafts'),
@@ -120,7 +120,7 @@ export const articleListSchema = z
   .meta({ id: 'ArticleList' });
 
 export const articleIdsBodySchema = z
-  .object({ articleIds: z.array(z.uuid()).min(1).max(500) })
+  .object({ articleIds: z.array(uuidSchema).min(1).max(500) })
   .strict()
   .meta({ examples: [{ articleIds: ['9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d'] }] });
 
@@ -137,11 +137,11 @@ export const articleHistorySchema = z
   .meta({ id: 'ArticleHistory' });
 
 export const versionBodySchema = z
-  .object({ version: z.number().int().min(1) })
+  .object({ version: z.number().int().min(1).max(2_147_483_647) })
   .strict()
   .meta({ examples: [{ version: 2 }] });
 
 export const moveArticleBodySchema = z
-  .object({ parentFolderId: z.uuid() })
+  .object({ parentFolderId: uuidSchema })
   .strict()
   .meta({ examples: [{ parentFolderId: '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' }] });

@@ -101,7 +101,8 @@ function decodeCursor(cursor: string): ArticleCursor {
   const match = CURSOR_PATTERN.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const updatedAt = new Date(match?.[1] ?? '');
   const id = match?.[2];
-  if (!id || Number.isNaN(updatedAt.getTime())) {
+  // Round-tripping rejects dates that only look valid (year 0000, February 30).
+  if (!id || Number.isNaN(updatedAt.getTime()) || updatedAt.toISOString() !== match?.[1] || updatedAt.getUTCFullYear() < 1) {
     throw new AppError('bad_request', 'query.cursor: malformed cursor; pass nextCursor of the previous page');
   }
   return { updatedAt, id };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryBooleanSchema, uuidParamSchema } from '../../http/schemas.js';
+import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 import { articleOriginSchema } from './articles.schemas.js';
 
 export const FOLDER_LIMITS = { title: 200, description: 5_000 } as const;
@@ -25,7 +25,7 @@ export const createFolderBodySchema = z
   .object({
     title: folderTitleSchema,
     description: folderDescriptionSchema,
-    parentFolderId: z.uuid().nullable().optional().describe('omit or null for a top-level folder'),
+    parentFolderId: uuidSchema.nullable().optional().describe('omit or null for a top-level folder'),
   })
   .strict()
   .meta({ examples: [{ title: 'Billing', description: 'Invoices, refunds and payment methods', parentFolderId: null }] });
@@ -36,7 +36,7 @@ export const updateFolderBodySchema = z
   .meta({ examples: [{ title: 'Billing', description: 'Invoices and refunds', active: true }] });
 
 export const moveFolderBodySchema = z
-  .object({ parentFolderId: z.uuid().nullable().describe('null moves the folder to the top level') })
+  .object({ parentFolderId: uuidSchema.nullable().describe('null moves the folder to the top level') })
   .strict()
   .meta({ examples: [{ parentFolderId: '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' }] });
 
@@ -45,7 +45,7 @@ export const deleteFolderQuerySchema = z
   .strict();
 
 export const snapshotQuerySchema = z
-  .object({ botId: uuidParamSchema.optional().describe("only the agent's assigned folders and their descendants") })
+  .object({ botId: uuidSchema.optional().describe("only the agent's assigned folders and their descendants") })
   .strict();
 
 export const articleSummarySchema = z
@@ -89,7 +89,7 @@ export const snapshotSchema = z
 export const junctionsBodySchema = z
   .object({
     junctions: z
-      .array(z.object({ folderId: z.uuid(), botId: z.uuid(), action: z.enum(['ADD', 'DELETE']) }).strict())
+      .array(z.object({ folderId: uuidSchema, botId: uuidSchema, action: z.enum(['ADD', 'DELETE']) }).strict())
       .min(1)
       .max(1000),
   })

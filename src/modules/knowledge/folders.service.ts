@@ -143,16 +143,23 @@ function collectSubtree(id: string, children: Map<string, string[]>, into: Set<s
 
 /**
  * The knowledge tree: folders nested with their live articles and open drafts. With an agent,
- * only its assigned folders and their descendants. Three queries whatever the size of the tree.
+ * only its assigned folders and their descendants. Three queries whatever the size of the tree, read
+ * in one transaction.
  */
 export async function getSnapshot(ctx: RequestContext, agentId?: string): Promise<Snapshot> {
+  // One consistent view: a move or import committing between the queries must not tear the tree.
+  return inTransaction(ctx.db, (db) => readSnapshot({ ...ctx, db }, agentId), { snapshot: true });
+}
+
+async function readSnapshot(ctx: RequestContext, agentId?: string): Promise<Snapshot> {
   const computedAt = ctx.clock.now();
   let assigned: string[] | undefined;
   if (agentId) {
     await requireAgent(ctx, agentId);
     assigned = await assignedFolderIds(ctx.db, ctx.workspaceId, agentId);
   }
-  const [folderRows, bots] = await Promise.all([listFolders(ctx.db, ctx.workspaceId), botIdsByFolder(ctx.db, ctx.workspaceId)]);
+  const folderRows = await listFolders(ctx.db, ctx.workspaceId);
+  const bots = await botIdsByFolder(ctx.db, ctx.workspaceId);
   let included: Set<string> | undefined;
   let roots: string[];
   if (assigned) {
