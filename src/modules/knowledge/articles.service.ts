@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context.js';
 import { type Db, inTransaction } from '../../db/database.js';
+import type { ArticleSnapshot } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   type ArticleCursor,
@@ -23,14 +24,11 @@ import { findFolder } from './folders.repository.js';
 /** Who changes knowledge: a request's key, or a job acting for the key that queued it. */
 export type KnowledgeActor = Pick<RequestContext, 'db' | 'clock' | 'workspaceId' | 'apiKeyId'>;
 
-export interface ArticleContent {
-  title: string;
-  mainKnowledge: string;
-  agentInstruction: string;
-  questions: string[];
-  keywords: string[];
-  escalation: boolean;
-}
+/** The fields every write of an article's content carries. */
+export type ArticleContent = Pick<
+  ArticleSnapshot,
+  'title' | 'mainKnowledge' | 'agentInstruction' | 'questions' | 'keywords' | 'escalation'
+>;
 
 export interface NewArticleInput extends ArticleContent {
   parentFolderId: string;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { articleFieldSchemas } from './articles.schemas.js';
+import type { ArticleContent } from './articles.service.js';
 import { folderDescriptionSchema, folderTitleSchema } from './folders.schemas.js';
 
 /**
@@ -128,13 +129,7 @@ export function joinFolderPath(titles: string[]): string {
   return titles.map((t) => t.replace(/\//g, '\\/')).join(' / ');
 }
 
-export interface TreeArticle {
-  title: string;
-  mainKnowledge: string;
-  agentInstruction: string;
-  questions: string[];
-  keywords: string[];
-  escalation: boolean;
+export interface TreeArticle extends ArticleContent {
   isDraft: boolean;
   active?: boolean;
   public?: boolean;
