@@ -36,9 +36,11 @@ export interface RouteDeclaration<
   body?: B;
   querystring?: Q;
   params?: P;
-  /** What the body must be sent as; JSON by default. Anything else is a 415. */
-  consumes?: 'json' | 'multipart';
-  /** A multipart upload: the file field and text fields; the handler receives them as `upload`. */
+  /**
+   * A multipart upload: the file field and text fields; the handler receives them as `upload`.
+   * Such a route takes `multipart/form-data` only; every other route with a body takes JSON only
+   * (anything else is a 415).
+   */
   upload?: UploadDeclaration;
   /** Success status; 200 by default. */
   status?: number;
@@ -128,7 +130,7 @@ function hasBody(request: FastifyRequest): boolean {
 export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: readonly RouteDeclaration[]): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
-    const consumes = route.upload ? 'multipart' : (route.consumes ?? 'json');
+    const consumes = route.upload ? 'multipart' : 'json';
     const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
     for (const status of documentedErrors(route)) {
       responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
@@ -148,7 +150,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
           : route.auth === 'admin'
             ? { security: [{ adminToken: [] }] }
             : {}),
-        ...(route.body ? { body: route.body, consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),
+        ...(route.body ? { body: route.body, consumes: ['application/json'] } : {}),
         ...(route.upload ? { [UPLOAD_BODY_KEY]: uploadJsonSchema(route.upload), consumes: ['multipart/form-data'] } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.params ? { params: route.params } : {}),

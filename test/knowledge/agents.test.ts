@@ -6,7 +6,7 @@ import { agents, type PromptSectionValue, type PromptSet, promptVersions } from 
 import { DEFAULT_PROMPTS } from '../../src/modules/agents/default-prompts.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
-import { assertError, securitySuite } from '../support/security.js';
+import { assertError, expectStatus, securitySuite } from '../support/security.js';
 
 interface Serialized { hcPlanningPrompt: string; hcGuidelinePrompt: string; hcEmailChannelPrompt: string; hcChatChannelPrompt: string }
 interface Agent extends Serialized { id: string; name: string; createdAt: string }
@@ -60,11 +60,8 @@ describe('agent and prompt routes', () => {
   });
   after(() => t.close());
 
-  const ok = async <T>(status: number, method: string, path: string, key: string, body?: unknown): Promise<T> => {
-    const res = await t.request<T>(method, path, { key, body });
-    assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const ok = <T>(status: number, method: string, path: string, key: string, body?: unknown) =>
+    expectStatus<T>(t, status, method, path, key, body);
   const fail = async (key: string, method: string, path: string, status: number, message?: string | RegExp, body?: unknown) =>
     assertError(await t.request(method, path, { key, body }), status, message);
   const badJson = async (key: string, method: string, path: string) =>

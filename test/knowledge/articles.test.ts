@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { articles } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeTenant, type Tenant } from '../support/factories.js';
-import { assertError, securitySuite } from '../support/security.js';
+import { assertError, expectStatus, securitySuite } from '../support/security.js';
 
 interface Content { title: string; mainKnowledge: string; agentInstruction: string; questions: string[]; keywords: string[]; escalation: boolean }
 interface Article extends Content {
@@ -44,11 +44,7 @@ const tick = () => sleep(3);
 const one = (id: string) => `/v2/hc-articles/${id}/public`;
 const sub = (id: string, action: string) => `/v2/hc-articles/${id}/${action}/public`;
 
-async function ok<T>(t: TestApp, status: number, method: string, path: string, key: string, body?: unknown): Promise<T> {
-  const res = await t.request<T>(method, path, { key, body });
-  assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
-  return res.body;
-}
+const ok = expectStatus;
 const newFolder = async (t: TestApp, key: string, title = 'Folder') =>
   (await ok<{ id: string }>(t, 201, 'POST', '/v2/hc-folders/public', key, { title, description: `About ${title}` })).id;
 const newArticle = (t: TestApp, key: string, parentFolderId: string, tag: string, extra: Record<string, unknown> = {}) =>

@@ -5,7 +5,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { agentFolders, articleVersions } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
-import { assertError, securitySuite } from '../support/security.js';
+import { assertError, expectStatus, securitySuite } from '../support/security.js';
 
 interface Folder {
   id: string; title: string; description: string; parentFolderId: string | null; active: boolean;
@@ -85,11 +85,8 @@ describe('knowledge folders', () => {
     request: async () => ({ path: '/v2/hc-bot-folder-junctions/public', body: { junctions: [{ folderId: UNKNOWN, botId: UNKNOWN, action: 'ADD' }] } }),
   });
 
-  const ok = async <T>(status: number, method: string, path: string, key: string, body?: unknown): Promise<T> => {
-    const res = await t.request<T>(method, path, { key, body });
-    assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const ok = <T>(status: number, method: string, path: string, key: string, body?: unknown) =>
+    expectStatus<T>(t, status, method, path, key, body);
   const fail = async (key: string, method: string, path: string, status: number, message?: string | RegExp, body?: unknown) =>
     assertError(await t.request(method, path, { key, body }), status, message);
   /** Creates a folder; the pause keeps creation order (the snapshot's order) unambiguous. */

@@ -20,6 +20,13 @@ export interface SecuredRoute {
   };
 }
 
+/** Sends a request with `key`, asserts the status (showing the answer when it differs), returns the body. */
+export async function expectStatus<T>(t: TestApp, status: number, method: string, path: string, key: string, body?: unknown): Promise<T> {
+  const res = await t.request<T>(method, path, { key, body });
+  assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
+  return res.body;
+}
+
 export function assertError(res: { status: number; body: unknown }, status: number, message?: string | RegExp): void {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
   const body = res.body as { statusCode: unknown; message: unknown; error: unknown };

@@ -16,13 +16,14 @@ import {
   insertVersions,
   listArticles as listArticleRows,
   listVersions,
+  type NewArticle,
   updateArticle,
 } from './articles.repository.js';
 import type { ArticleOrigin } from './articles.schemas.js';
-import { findFolder } from './folders.repository.js';
+import { type KnowledgeActor, authored } from './actor.js';
+import { requireParentFolder } from './folders.service.js';
 
-/** Who changes knowledge: a request's key, or a job acting for the key that queued it. */
-export type KnowledgeActor = Pick<RequestContext, 'db' | 'clock' | 'workspaceId' | 'apiKeyId'>;
+export type { KnowledgeActor };
 
 /** The fields every write of an article's content carries. */
 export type ArticleContent = Pick<
@@ -39,10 +40,15 @@ export interface NewArticleInput extends ArticleContent {
   misc?: Record<string, unknown>;
 }
 
-async function requireFolder(db: Db, workspaceId: string, folderId: string): Promise<void> {
-  if (!(await findFolder(db, workspaceId, folderId))) {
-    throw new AppError('bad_request', `parentFolderId: folder ${folderId} not found in this workspace`);
-  }
+/** Inserts a new article at version 1, with that version in its history. */
+async function insertNewArticle(
+  ctx: KnowledgeActor,
+  db: Db,
+  values: Omit<NewArticle, 'workspaceId' | 'version' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'>,
+): Promise<ArticleRow> {
+  const [row] = await insertArticles(db, [{ ...values, workspaceId: ctx.workspaceId, version: 1, ...authored(ctx) }]);
+  if (!row) throw new Error('insert returned no row');
+  return row;
 }
 
 async function requireArticle(db: Db, workspaceId: string, id: string, lock = false): Promise<ArticleRow> {
@@ -53,33 +59,16 @@ async function requireArticle(db: Db, workspaceId: string, id: string, lock = fa
 
 /** Creates a live article or a draft, with version 1 in its history. */
 export async function createArticle(ctx: KnowledgeActor, input: NewArticleInput): Promise<ArticleRow> {
+  const { origin, active, public: isPublic, misc, ...fields } = input;
   return inTransaction(ctx.db, async (tx) => {
-    await requireFolder(tx, ctx.workspaceId, input.parentFolderId);
-    const now = ctx.clock.now();
-    const [row] = await insertArticles(tx, [
-      {
-        workspaceId: ctx.workspaceId,
-        parentFolderId: input.parentFolderId,
-        title: input.title,
-        mainKnowledge: input.mainKnowledge,
-        agentInstruction: input.agentInstruction,
-        questions: input.questions,
-        keywords: input.keywords,
-        escalation: input.escalation,
-        active: input.active ?? true,
-        public: input.public ?? false,
-        misc: input.misc ?? {},
-        isDraft: input.isDraft,
-        origin: input.origin ?? 'API_CREATED',
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdBy: ctx.apiKeyId,
-        updatedBy: ctx.apiKeyId,
-      },
-    ]);
-    if (!row) throw new Error('insert returned no row');
-    return row;
+    await requireParentFolder(tx, ctx.workspaceId, input.parentFolderId);
+    return insertNewArticle(ctx, tx, {
+      ...fields,
+      active: active ?? true,
+      public: isPublic ?? false,
+      misc: misc ?? {},
+      origin: origin ?? 'API_CREATED',
+    });
   });
 }
 
@@ -172,28 +161,17 @@ export async function createDraftFromLive(
   return inTransaction(ctx.db, async (tx) => {
     const live = await requireArticle(tx, ctx.workspaceId, id);
     if (live.isDraft) throw new AppError('bad_request', 'article is a draft; drafts are made from live articles');
-    const now = ctx.clock.now();
-    const [draft] = await insertArticles(tx, [
-      {
-        workspaceId: ctx.workspaceId,
-        parentFolderId: live.parentFolderId,
-        ...content,
-        active: live.active,
-        public: live.public,
-        misc,
-        isDraft: true,
-        originalArticleId: live.id,
-        originalArticleVersion: live.version,
-        origin,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdBy: ctx.apiKeyId,
-        updatedBy: ctx.apiKeyId,
-      },
-    ]);
-    if (!draft) throw new Error('insert returned no row');
-    return draft;
+    return insertNewArticle(ctx, tx, {
+      parentFolderId: live.parentFolderId,
+      ...content,
+      active: live.active,
+      public: live.public,
+      misc,
+      isDraft: true,
+      originalArticleId: live.id,
+      originalArticleVersion: live.version,
+      origin,
+    });
   });
 }
 
@@ -230,24 +208,13 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
       // The live article keeps its folder: moving is its own versioned change, as for revert.
       live = await saveVersion(ctx, tx, original, content);
     } else {
-      const now = ctx.clock.now();
-      const [created] = await insertArticles(tx, [
-        {
-          workspaceId: ctx.workspaceId,
-          ...content,
-          parentFolderId: draft.parentFolderId,
-          misc: draft.misc,
-          isDraft: false,
-          origin: draft.origin,
-          version: 1,
-          createdAt: now,
-          updatedAt: now,
-          createdBy: ctx.apiKeyId,
-          updatedBy: ctx.apiKeyId,
-        },
-      ]);
-      if (!created) throw new Error('insert returned no row');
-      live = created;
+      live = await insertNewArticle(ctx, tx, {
+        ...content,
+        parentFolderId: draft.parentFolderId,
+        misc: draft.misc,
+        isDraft: false,
+        origin: draft.origin,
+      });
     }
     await updateArticle(tx, ctx.workspaceId, draft.id, { isDraftPublished: true, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
     return live;
@@ -297,7 +264,7 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
   return inTransaction(ctx.db, async (tx) => {
     const current = await requireArticle(tx, ctx.workspaceId, id, true);
     requireEditable(current);
-    await requireFolder(tx, ctx.workspaceId, parentFolderId);
+    await requireParentFolder(tx, ctx.workspaceId, parentFolderId);
     if (current.parentFolderId === parentFolderId) return current;
     return saveVersion(ctx, tx, current, { parentFolderId });
   });

@@ -3,7 +3,7 @@ import { type Db, inTransaction } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
 import { deleteArticles, detachDrafts } from './articles.repository.js';
-import type { KnowledgeActor } from './articles.service.js';
+import { type KnowledgeActor, authored } from './actor.js';
 import {
   addJunctions,
   articleIdsInFolders,
@@ -39,7 +39,8 @@ async function requireFolder(db: Db, workspaceId: string, id: string): Promise<F
   return row;
 }
 
-async function requireParent(db: Db, workspaceId: string, parentId: string): Promise<void> {
+/** A folder an article or folder is put into: 400 (it is named in the body) when not in the workspace. */
+export async function requireParentFolder(db: Db, workspaceId: string, parentId: string): Promise<void> {
   if (!(await findFolder(db, workspaceId, parentId))) {
     throw new AppError('bad_request', `parentFolderId: folder ${parentId} not found in this workspace`);
   }
@@ -50,18 +51,14 @@ export async function createFolder(
   input: { title: string; description: string; parentFolderId?: string | null },
 ): Promise<FolderWithBots> {
   return inTransaction(ctx.db, async (tx) => {
-    if (input.parentFolderId) await requireParent(tx, ctx.workspaceId, input.parentFolderId);
-    const now = ctx.clock.now();
+    if (input.parentFolderId) await requireParentFolder(tx, ctx.workspaceId, input.parentFolderId);
     const [row] = await insertFolders(tx, [
       {
         workspaceId: ctx.workspaceId,
         title: input.title,
         description: input.description,
         parentFolderId: input.parentFolderId ?? null,
-        createdAt: now,
-        updatedAt: now,
-        createdBy: ctx.apiKeyId,
-        updatedBy: ctx.apiKeyId,
+        ...authored(ctx),
       },
     ]);
     if (!row) throw new Error('insert returned no row');
@@ -85,7 +82,7 @@ export async function moveFolder(ctx: RequestContext, id: string, parentFolderId
     await lockFolderTree(tx, ctx.workspaceId);
     await requireFolder(tx, ctx.workspaceId, id);
     if (parentFolderId) {
-      await requireParent(tx, ctx.workspaceId, parentFolderId);
+      await requireParentFolder(tx, ctx.workspaceId, parentFolderId);
       if (await isSelfOrAncestor(tx, ctx.workspaceId, id, parentFolderId)) {
         throw new AppError('bad_request', 'parentFolderId: a folder cannot be moved into itself or one of its subfolders');
       }

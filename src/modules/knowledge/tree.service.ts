@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
+import { authored } from './actor.js';
 import { type ArticleRow, insertArticles, type NewArticle } from './articles.repository.js';
 import { botIdsByFolder, type FolderRow, type FolderWithBots, insertFolders, listFolders, lockFolderTree } from './folders.repository.js';
 import { parseTreeFile, TreeFileError, type TreeRow } from './tree-csv.js';
@@ -58,10 +59,7 @@ export async function persistTree(ctx: RequestContext, rows: TreeRow[]): Promise
             title,
             description: '',
             active: true,
-            createdAt: now,
-            updatedAt: now,
-            createdBy: ctx.apiKeyId,
-            updatedBy: ctx.apiKeyId,
+            ...authored(ctx, now),
           };
           byPath.set(k, folder);
           created.push(folder);
@@ -92,10 +90,7 @@ export async function persistTree(ctx: RequestContext, rows: TreeRow[]): Promise
           public: isPublic ?? false,
           origin: 'API_CREATED',
           version: 1,
-          createdAt: now,
-          updatedAt: now,
-          createdBy: ctx.apiKeyId,
-          updatedBy: ctx.apiKeyId,
+          ...authored(ctx, now),
         });
       }
     }
