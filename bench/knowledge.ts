@@ -15,8 +15,8 @@ import {
   availableBackends,
   exitOnSignals,
   positiveIntEnv,
+  onServer,
   type RunningServer,
-  startServer,
 } from './support.js';
 
 interface Settings {
@@ -132,43 +132,31 @@ interface ListPage {
 
 async function benchBackend(backend: Backend, settings: Settings): Promise<BackendReport> {
   const report: BackendReport = { backend: backend.name, importMs: 0, cases: [] };
-  const { env, cleanup } = await backend.prepare();
-  try {
-    const server = await startServer({ env });
-    try {
-      process.stderr.write(`bench: ${backend.name}: importing ${settings.articles} articles in ${settings.folders} folders\n`);
-      report.importMs = await importTree(server, writeTreeFile(treeRows(settings)));
-      const snapshot = await api<{ snapshotObjV2: { id: string }[] }>(server, 'GET', '/v2/hc-folders/public');
-      const agent = await api<{ id: string }>(server, 'POST', '/v2/bots/public', { name: 'bench' });
-      const assigned = snapshot.body.snapshotObjV2.slice(0, 5).map((f) => ({ folderId: f.id, botId: agent.body.id, action: 'ADD' }));
-      await api(server, 'POST', '/v2/hc-bot-folder-junctions/public', { junctions: assigned });
-      // A cursor 100 pages deep, to show that a page's cost does not grow with its depth.
-      let deep: string | null = null;
-      for (let page = 0; page < 100; page += 1) {
-        const res: { body: ListPage } = await api<ListPage>(server, 'GET', `/v2/hc-articles/public?limit=50${deep ? `&cursor=${deep}` : ''}`);
-        deep = res.body.nextCursor;
-      }
-      const get = (route: string) => async () => (await api(server, 'GET', route)).bytes;
-      const n = settings.iterations;
-      report.cases.push(await timeCase(backend.name, 'snapshot, whole tree', n, get('/v2/hc-folders/public')));
-      report.cases.push(await timeCase(backend.name, 'snapshot, one agent (5 of 50 areas)', n, get(`/v2/hc-folders/public?botId=${agent.body.id}`)));
-      report.cases.push(await timeCase(backend.name, 'articles, first page (50)', n, get('/v2/hc-articles/public?limit=50')));
-      report.cases.push(await timeCase(backend.name, 'articles, page 101 (50)', n, get(`/v2/hc-articles/public?limit=50&cursor=${deep}`)));
-      report.cases.push(await timeCase(backend.name, 'articles, type=draft (50)', n, get('/v2/hc-articles/public?limit=50&type=draft')));
-      report.cases.push(await timeCase(backend.name, 'articles, q=refund (50)', n, get('/v2/hc-articles/public?limit=50&q=refund')));
-      report.cases.push(
-        await timeCase(backend.name, 'articles, one folder', n, get(`/v2/hc-articles/public?limit=50&parentFolderId=${snapshot.body.snapshotObjV2[0]?.id}`)),
-      );
-    } finally {
-      await server.stop();
+  return onServer(backend, report, async (server) => {
+    process.stderr.write(`bench: ${backend.name}: importing ${settings.articles} articles in ${settings.folders} folders\n`);
+    report.importMs = await importTree(server, writeTreeFile(treeRows(settings)));
+    const snapshot = await api<{ snapshotObjV2: { id: string }[] }>(server, 'GET', '/v2/hc-folders/public');
+    const agent = await api<{ id: string }>(server, 'POST', '/v2/bots/public', { name: 'bench' });
+    const assigned = snapshot.body.snapshotObjV2.slice(0, 5).map((f) => ({ folderId: f.id, botId: agent.body.id, action: 'ADD' }));
+    await api(server, 'POST', '/v2/hc-bot-folder-junctions/public', { junctions: assigned });
+    // A cursor 100 pages deep, to show that a page's cost does not grow with its depth.
+    let deep: string | null = null;
+    for (let page = 0; page < 100; page += 1) {
+      const res: { body: ListPage } = await api<ListPage>(server, 'GET', `/v2/hc-articles/public?limit=50${deep ? `&cursor=${deep}` : ''}`);
+      deep = res.body.nextCursor;
     }
-  } catch (error) {
-    report.error = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`bench: ${backend.name} failed: ${report.error}\n`);
-  } finally {
-    await cleanup().catch(() => undefined);
-  }
-  return report;
+    const get = (route: string) => async () => (await api(server, 'GET', route)).bytes;
+    const n = settings.iterations;
+    report.cases.push(await timeCase(backend.name, 'snapshot, whole tree', n, get('/v2/hc-folders/public')));
+    report.cases.push(await timeCase(backend.name, 'snapshot, one agent (5 of 50 areas)', n, get(`/v2/hc-folders/public?botId=${agent.body.id}`)));
+    report.cases.push(await timeCase(backend.name, 'articles, first page (50)', n, get('/v2/hc-articles/public?limit=50')));
+    report.cases.push(await timeCase(backend.name, 'articles, page 101 (50)', n, get(`/v2/hc-articles/public?limit=50&cursor=${deep}`)));
+    report.cases.push(await timeCase(backend.name, 'articles, type=draft (50)', n, get('/v2/hc-articles/public?limit=50&type=draft')));
+    report.cases.push(await timeCase(backend.name, 'articles, q=refund (50)', n, get('/v2/hc-articles/public?limit=50&q=refund')));
+    report.cases.push(
+      await timeCase(backend.name, 'articles, one folder', n, get(`/v2/hc-articles/public?limit=50&parentFolderId=${snapshot.body.snapshotObjV2[0]?.id}`)),
+    );
+  });
 }
 
 function renderMarkdown(reports: BackendReport[], settings: Settings): string {

@@ -371,3 +371,31 @@ export async function availableBackends(serverEnv: Record<string, string>): Prom
   if (!postgresUrl) process.stderr.write('bench: no PostgreSQL reachable, benchmarking PGlite only\n');
   return postgresUrl ? [pgliteBackend(serverEnv), postgresBackend(postgresUrl, serverEnv)] : [pgliteBackend(serverEnv)];
 }
+
+/**
+ * Runs `work` against a fresh `parley serve` on a prepared backend, then stops the server and
+ * cleans the backend up. A failure is recorded in `report.error` (and printed) instead of thrown,
+ * so the other backends still run.
+ */
+export async function onServer<R extends { error?: string }>(
+  backend: Backend,
+  report: R,
+  work: (server: RunningServer) => Promise<void>,
+  extraEnv: Record<string, string> = {},
+): Promise<R> {
+  const { env, cleanup } = await backend.prepare();
+  try {
+    const server = await startServer({ env: { ...env, ...extraEnv } });
+    try {
+      await work(server);
+    } finally {
+      await server.stop();
+    }
+  } catch (error) {
+    report.error = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench: ${backend.name} failed: ${report.error}\n`);
+  } finally {
+    await cleanup().catch(() => undefined);
+  }
+  return report;
+}

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { closeIngestRuntime } from './ingest/runtime.js';
 import { systemClock, type Clock } from './clock.js';
 import { type Config, withOverrides } from './config/config.js';
 import { type Database, openDatabase, pgliteFolder } from './db/database.js';
@@ -104,6 +105,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
         log.info('shutting down');
         if (runtime.app) await runtime.app.close();
         await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
+        await closeIngestRuntime(config);
         await database?.close();
         lock?.release();
         log.info('stopped');

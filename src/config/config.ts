@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { version } from '../version.js';
 
 /** Environment variables -> typed, frozen configuration. The only module that reads process.env. */
+
+/** What Parley's crawler and fetcher call themselves, so site owners can recognise and address it. */
+export const DEFAULT_USER_AGENT = `ParleyBot/${version} (self-hosted support agent; +https://github.com/parley/parley)`;
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -23,6 +27,16 @@ const envSchema = z.object({
   PARLEY_KEY_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   PARLEY_SHUTDOWN_TIMEOUT_MS: positiveInt.default(30_000),
   PARLEY_DB_POOL_MAX: positiveInt.default(10),
+  PARLEY_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
+  PARLEY_FETCH_TIMEOUT_MS: positiveInt.default(20_000),
+  PARLEY_FETCH_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
+  PARLEY_FETCH_USER_AGENT: z.string().min(1).optional(),
+  PARLEY_INGEST_CONCURRENCY: positiveInt.default(8),
+  PARLEY_INGEST_PER_HOST: positiveInt.default(2),
+  PARLEY_INGEST_HOST_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  PARLEY_INGEST_LEASE_SECONDS: positiveInt.default(300),
+  PARLEY_INGEST_RETRY_DELAY_SECONDS: positiveInt.default(10),
+  PARLEY_CRAWL_TIME_BUDGET_MS: positiveInt.default(60_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -51,6 +65,27 @@ export interface Config {
   readonly keyRetentionDays: number;
   readonly shutdownTimeoutMs: number;
   readonly dbPoolMax: number;
+  /** Outbound requests to user-supplied URLs (safeFetch). */
+  readonly fetch: {
+    /** Allow loopback and private addresses (tests, local setups); refused by default. */
+    readonly allowPrivate: boolean;
+    readonly timeoutMs: number;
+    readonly maxBytes: number;
+    readonly userAgent: string;
+  };
+  /** Source ingestion workers and the deep crawl. */
+  readonly ingest: {
+    /** Ingestion jobs run at once in each worker process. */
+    readonly concurrency: number;
+    /** Requests at once to one host, and the pause between two starts on one host. */
+    readonly perHost: number;
+    readonly hostDelayMs: number;
+    /** A job not finished within this is retried by another worker (a killed worker's job comes back). */
+    readonly leaseSeconds: number;
+    /** First delay before a transient failure (timeout, 5xx, 429) is tried again; doubles up to 12x. */
+    readonly retryDelaySeconds: number;
+    readonly crawlTimeBudgetMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -87,6 +122,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyRetentionDays: e.PARLEY_KEY_RETENTION_DAYS,
     shutdownTimeoutMs: e.PARLEY_SHUTDOWN_TIMEOUT_MS,
     dbPoolMax: e.PARLEY_DB_POOL_MAX,
+    fetch: Object.freeze({
+      allowPrivate: e.PARLEY_FETCH_ALLOW_PRIVATE === 'true' || e.PARLEY_FETCH_ALLOW_PRIVATE === '1',
+      timeoutMs: e.PARLEY_FETCH_TIMEOUT_MS,
+      maxBytes: e.PARLEY_FETCH_MAX_BYTES,
+      userAgent: e.PARLEY_FETCH_USER_AGENT ?? DEFAULT_USER_AGENT,
+    }),
+    ingest: Object.freeze({
+      concurrency: e.PARLEY_INGEST_CONCURRENCY,
+      perHost: e.PARLEY_INGEST_PER_HOST,
+      hostDelayMs: e.PARLEY_INGEST_HOST_DELAY_MS,
+      leaseSeconds: e.PARLEY_INGEST_LEASE_SECONDS,
+      retryDelaySeconds: e.PARLEY_INGEST_RETRY_DELAY_SECONDS,
+      crawlTimeBudgetMs: e.PARLEY_CRAWL_TIME_BUDGET_MS,
+    }),
   });
 }
 

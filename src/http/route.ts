@@ -45,7 +45,10 @@ export interface RouteDeclaration<
   /** Success status; 200 by default. */
   status?: number;
   response: R;
-  /** Content type of a non-JSON success answer (metrics, files). */
+  /**
+   * Content type of a non-JSON success answer (metrics, files). A handler returning a Buffer is sent
+   * as is; it may set a more exact Content-Type itself.
+   */
   produces?: string;
   /** Statuses this route answers besides the ones every route of its kind can (documented). */
   errors?: number[];
@@ -177,7 +180,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
           reply,
         });
         reply.code(route.status ?? 200);
-        if (route.produces) reply.type(route.produces);
+        // A handler may name the exact type of what it sends (a stored file); `produces` is the default.
+        if (route.produces && !reply.hasHeader('content-type')) reply.type(route.produces);
         return result;
       },
     });

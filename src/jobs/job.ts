@@ -34,10 +34,18 @@ export interface JobOptions {
 export interface JobDefinition<Payload = unknown> {
   readonly name: string;
   readonly payload: z.ZodType<Payload>;
-  readonly options?: JobOptions;
+  /** Queue options, or a function of the configuration when an operator may tune them. */
+  readonly options?: JobOptions | ((config: Config) => JobOptions);
+  /** Jobs of this queue run at once per worker process; default `PARLEY_WORKER_CONCURRENCY`. */
+  readonly concurrency?: (config: Config) => number;
   /** Cron expression (UTC) when the job also runs on a schedule with an empty-object payload. */
   readonly schedule?: string;
   readonly handler: (ctx: JobContext, payload: Payload) => Promise<void>;
+}
+
+/** The queue options of a job under a configuration. */
+export function jobOptions(job: Pick<JobDefinition<never>, 'options'>, config: Config): JobOptions {
+  return typeof job.options === 'function' ? job.options(config) : (job.options ?? {});
 }
 
 /** Identity helper that keeps the payload type attached to the definition. */

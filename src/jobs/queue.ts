@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
-import { deadLetterName, type JobDefinition, type RegisteredJob } from './job.js';
+import { deadLetterName, type JobDefinition, jobOptions, type RegisteredJob } from './job.js';
 
 /** pg-boss keeps its tables in this schema, beside Parley's own. */
 export const QUEUE_SCHEMA = 'pgboss';
@@ -73,7 +73,7 @@ export class JobQueue {
     if (this.started) return;
     await this.boss.start();
     for (const job of this.jobs.values()) {
-      const o = { ...DEFAULTS, ...job.options };
+      const o = { ...DEFAULTS, ...jobOptions(job, this.deps.config) };
       const dead = deadLetterName(job.name);
       const deadOptions = { retryLimit: 0, retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 };
       await this.ensureQueue(dead, deadOptions);
@@ -108,7 +108,7 @@ export class JobQueue {
         job.name,
         {
           batchSize: 1,
-          localConcurrency: config.jobs.concurrency,
+          localConcurrency: job.concurrency?.(config) ?? config.jobs.concurrency,
           pollingIntervalSeconds: config.jobs.pollSeconds,
         },
         async ([item]) => {
@@ -165,6 +165,20 @@ export class JobQueue {
     });
     if (!id) throw new Error(`job ${job.name} was not queued (singleton already queued)`);
     return id;
+  }
+
+  /**
+   * Adds many jobs of one kind in one statement inside the caller's transaction, each under the id
+   * the caller chose (so a record can name its job before the job exists).
+   */
+  async enqueueMany<Payload>(tx: Db, job: JobDefinition<Payload>, items: { id: string; payload: Payload }[]): Promise<void> {
+    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+    if (items.length === 0) return;
+    const db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
+    for (let i = 0; i < items.length; i += 500) {
+      const batch = items.slice(i, i + 500).map((item) => ({ id: item.id, data: job.payload.parse(item.payload) as object }));
+      await this.boss.insert(job.name, batch, { db });
+    }
   }
 
   /** Jobs waiting or running, by job name and state, with the age of the oldest. */

@@ -1,5 +1,10 @@
 import { purgeApiKeysJob } from '../modules/api-keys/index.js';
+import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
 import { registered, type RegisteredJob } from './job.js';
 
 /** Every background job of Parley. A module adds its jobs here. */
-export const jobRegistry: readonly RegisteredJob[] = [registered(purgeApiKeysJob)];
+export const jobRegistry: readonly RegisteredJob[] = [
+  registered(purgeApiKeysJob),
+  registered(ingestSourceJob),
+  registered(sweepSourceJobsJob),
+];

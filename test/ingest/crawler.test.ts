@@ -4,15 +4,13 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { compileGlob, crawlSite, HostLimiter } from '../../src/ingest/crawl/crawler.js';
 import type { CrawlOptions } from '../../src/ingest/crawl/crawler.js';
 import { createSafeFetch } from '../../src/ingest/fetch/safe-fetch.js';
+import { crawlFixtures } from '../support/processes.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const benchData = process.env.PARLEY_BENCH_DATA ?? path.resolve(repoRoot, '../shared/bench-data');
-const nutchSite = path.join(benchData, 'crawl/nutch-fetch-test-site');
+const nutchSite = path.join(crawlFixtures, 'nutch-fetch-test-site');
 const UA = 'ParleyBot/0.1 (+https://github.com/parley; self-hosted support agent)';
 
 const safeFetch = createSafeFetch({ allowPrivate: true, userAgent: UA, timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 });

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { decodeRobots, matchesPattern, parseRobots, robotsFromResponse, RobotsCache } from '../../src/ingest/crawl/robots.js';
 import { FetchError } from '../../src/ingest/fetch/safe-fetch.js';
 import type { FetchedResource, FetchRequest } from '../../src/ingest/fetch/safe-fetch.js';
+import { crawlFixtures } from '../support/processes.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const benchData = process.env.PARLEY_BENCH_DATA ?? path.resolve(repoRoot, '../shared/bench-data');
-const robotsDir = path.join(benchData, 'crawl/crawler-commons/robots');
+const robotsDir = path.join(crawlFixtures, 'crawler-commons/robots');
 const ROBOTS_URL = 'https://www.example.com/robots.txt';
 
 function load(name: string) {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap } from '../../src/ingest/crawl/sitemap.js';
+import { crawlFixtures } from '../support/processes.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const benchData = process.env.PARLEY_BENCH_DATA ?? path.resolve(repoRoot, '../shared/bench-data');
-const sitemapDir = path.join(benchData, 'crawl/crawler-commons/sitemaps');
+const sitemapDir = path.join(crawlFixtures, 'crawler-commons/sitemaps');
 
 function parseFile(name: string, url = `http://www.example.com/${name}`) {
   return parseSitemap(readFileSync(path.join(sitemapDir, name)), url);

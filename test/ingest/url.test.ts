@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { isSameSite, looksLikeAsset, normalizeUrl, seedPathPrefix } from '../../src/ingest/crawl/url.js';
+import { crawlFixtures } from '../support/processes.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const benchData = process.env.PARLEY_BENCH_DATA ?? path.resolve(repoRoot, '../shared/bench-data');
-const fixtures = path.join(benchData, 'crawl/crawler-commons');
+const fixtures = path.join(crawlFixtures, 'crawler-commons');
 
 /** The crawler-commons CSV dialect: comma separated, optional spaces, double-quoted fields. */
 function parseCsvLine(line: string): string[] {

@@ -98,6 +98,12 @@ describe('operations endpoints', () => {
       '/v2/hc-folders/{id}/move/public': ['put'],
       '/v2/hc-bot-folder-junctions/public': ['post'],
       '/v2/knowledge/public/tree/persist': ['post'],
+      '/v2/documents/public': ['delete', 'get', 'post'],
+      '/v2/documents/public/{id}': ['get'],
+      '/v2/documents/public/deep-crawl/links': ['post'],
+      '/v2/documents/public/refresh': ['post'],
+      '/v2/documents/public/files': ['post'],
+      '/v2/documents/{id}/file/public': ['get'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { backend, createScratchPostgres } from '../support/database.js';
-import { freePort, type Proc, runCli, spawnScript, stop } from '../support/processes.js';
+import { backend } from '../support/database.js';
+import { freePort, type Proc, processTestEnv, runCli, spawnScript, stop } from '../support/processes.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
 
@@ -21,26 +20,11 @@ async function waitReady(base: string, proc: Proc): Promise<void> {
 describe('parley processes', { timeout: 240_000 }, () => {
   let dataDir: string;
   let env: Record<string, string | undefined>;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let cleanup: () => Promise<void>;
   before(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-proc-'));
-    env = {
-      HOST: '127.0.0.1',
-      PARLEY_DATA_DIR: dataDir,
-      PARLEY_LOG_LEVEL: 'info',
-      PARLEY_JOB_POLL_SECONDS: '0.5',
-      PARLEY_JOB_SUPERVISE_SECONDS: '1',
-    };
-    if (backend === 'postgres') {
-      const scratch = await createScratchPostgres();
-      env.DATABASE_URL = scratch.url;
-      dropDatabase = scratch.drop;
-    }
+    ({ env, dataDir, cleanup } = await processTestEnv('parley-proc-'));
   });
-  after(async () => {
-    rmSync(dataDir, { recursive: true, force: true });
-    await dropDatabase?.();
-  });
+  after(() => cleanup());
 
   it('bootstraps, serves, administers keys through the CLI, stops on SIGTERM and keeps data', async () => {
     const port = await freePort();

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { RegisteredJob } from '../../src/jobs/job.js';
+import { closeIngestRuntime } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
 import { createTestDatabase } from './database.js';
@@ -121,6 +122,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     close: async () => {
       await app.close();
       await queue.stop({ graceful: false, timeoutMs: 1000 });
+      await closeIngestRuntime(config);
     },
   };
   return self;

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { backend, createScratchPostgres } from './database.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -72,3 +75,39 @@ export async function stop(proc: Proc, signal: NodeJS.Signals = 'SIGTERM'): Prom
   proc.child.kill(signal);
   return proc.exited;
 }
+
+/**
+ * The environment of a test that spawns Parley processes: a fresh data folder, quick job polling,
+ * and on the PostgreSQL run a scratch database. `cleanup` removes both.
+ */
+export async function processTestEnv(
+  prefix: string,
+  extra: Record<string, string> = {},
+): Promise<{ env: Record<string, string | undefined>; dataDir: string; cleanup: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const env: Record<string, string | undefined> = {
+    HOST: '127.0.0.1',
+    PARLEY_DATA_DIR: dataDir,
+    PARLEY_LOG_LEVEL: 'info',
+    PARLEY_JOB_POLL_SECONDS: '0.5',
+    PARLEY_JOB_SUPERVISE_SECONDS: '1',
+    ...extra,
+  };
+  let drop: (() => Promise<void>) | undefined;
+  if (backend === 'postgres') {
+    const scratch = await createScratchPostgres();
+    env.DATABASE_URL = scratch.url;
+    drop = scratch.drop;
+  }
+  return {
+    env,
+    dataDir,
+    cleanup: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await drop?.();
+    },
+  };
+}
+
+/** The crawler fixtures (robots.txt, sitemaps, URL data, the Nutch test site), vendored in test/fixtures/crawl. */
+export const crawlFixtures = path.join(repoRoot, 'test', 'fixtures', 'crawl');

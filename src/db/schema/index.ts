@@ -2,3 +2,4 @@
 export * from './workspaces.js';
 export * from './agents.js';
 export * from './knowledge.js';
+export * from './sources.js';

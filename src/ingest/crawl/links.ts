@@ -1,6 +1,7 @@
 // Link extraction for the crawler: a single linear pass over the markup that only looks at tag
 // starts, so deeply nested or malformed pages (the 25 KB nested spider trap) cost no more than
 // their length. A DOM is not needed to find `<a href>` and `<base href>`.
+import { decodeText } from '../extract/index.js';
 import { normalizeUrl } from './url.js';
 
 /** Stop scanning after this much markup; links beyond it are rare and the crawl is bounded anyway. */
@@ -46,17 +47,10 @@ function hrefOf(tag: string): string | null {
   return decodeAttribute(match[1] ?? match[2] ?? match[3] ?? '').trim();
 }
 
-/** Decodes a page body for link scanning: the declared charset when it is a real one, else UTF-8. */
+/** Decodes (the scanned start of) a page body for link scanning. */
 export function decodeHtml(body: Uint8Array, charset: string | null): string {
-  const bytes = body.subarray(0, MAX_SCANNED_CHARS);
-  if (charset) {
-    try {
-      return new TextDecoder(charset).decode(bytes);
-    } catch {
-      // bogus label such as "unicode": fall through to UTF-8
-    }
-  }
-  return new TextDecoder('utf-8').decode(bytes);
+  // The extractors' decoder: BOM, then the header charset, then <meta charset>, else UTF-8.
+  return decodeText(body.subarray(0, MAX_SCANNED_CHARS), charset, 'html');
 }
 
 /**

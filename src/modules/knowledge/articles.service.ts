@@ -271,6 +271,16 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
 }
 
 /** Deletes an article and its history; drafts made from it keep their content, unlinked. */
+/**
+ * Deletes the articles with these ids that exist in the workspace, inside the caller's transaction
+ * (drafts made from them are kept, unlinked, as with a single delete); returns the deleted rows.
+ */
+export async function deleteArticlesInTransaction(tx: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
+  if (ids.length === 0) return [];
+  await detachDrafts(tx, workspaceId, ids);
+  return deleteArticles(tx, workspaceId, ids);
+}
+
 export async function deleteArticle(ctx: KnowledgeActor, id: string): Promise<ArticleRow> {
   return inTransaction(ctx.db, async (tx) => {
     const row = await requireArticle(tx, ctx.workspaceId, id, true);

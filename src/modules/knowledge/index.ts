@@ -3,6 +3,7 @@ export {
   type ArticleContent,
   createArticle,
   createDraftFromLive,
+  deleteArticlesInTransaction,
   type KnowledgeActor,
   publishDraft,
   updateArticleContent,

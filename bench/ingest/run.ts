@@ -1,0 +1,158 @@
+// Ingestion throughput: a generated help-center site of BENCH_PAGES pages (default 1,000) served on
+// 127.0.0.1, ingested through a real `parley serve` per backend (PGlite, and PostgreSQL when
+// reachable) with one POST /v2/documents/public, timed from the request to the last record
+// COMPLETED. Also times the extractor alone on the same pages, in this process.
+// Env: BENCH_PAGES, BENCH_CONCURRENCY (PARLEY_INGEST_CONCURRENCY, default 8), BENCH_PER_HOST
+// (PARLEY_INGEST_PER_HOST, default 8), BENCH_HOST_DELAY_MS (PARLEY_INGEST_HOST_DELAY_MS, default 0).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { extractContent } from '../../src/ingest/extract/index.js';
+import { type Backend, type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, onServer, positiveIntEnv, sleep } from '../support.js';
+
+const TOPICS = ['billing', 'refunds', 'shipping', 'accounts', 'passwords', 'invoices', 'teams', 'exports', 'integrations', 'security'];
+const SENTENCES = [
+  'Open the settings page and choose the section that matches your question.',
+  'Changes take effect immediately and are recorded in the audit log of your workspace.',
+  'If the option is greyed out, ask an administrator of your team to grant you the permission.',
+  'Customers on the annual plan are billed once a year on the anniversary of their subscription.',
+  'You can download a copy of every document as a PDF from the history tab.',
+  'Our support team answers within one business day, and faster for urgent incidents.',
+  'When an import fails, the error message names the line and the column that could not be read.',
+  'Refunds are processed to the original payment method within five to ten business days.',
+];
+
+function page(i: number): string {
+  const topic = TOPICS[i % TOPICS.length]!;
+  const paragraphs = Array.from({ length: 8 + (i % 5) }, (_, p) => `${SENTENCES[(i + p) % SENTENCES.length]} ${SENTENCES[(i * 3 + p) % SENTENCES.length]} (${topic} note ${i}.${p})`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>How ${topic} works, part ${i} | Example Help Center</title>
+<link rel="stylesheet" href="/style.css"><script>window.analytics = { page: ${i} };</script></head><body>
+<div class="cookie-banner">We use cookies to improve your experience. <button>Accept</button></div>
+<header><a href="/">Example</a><nav><ul>${TOPICS.map((t) => `<li><a href="/topics/${t}">${t}</a></li>`).join('')}</ul></nav></header>
+<main><article><h1>How ${topic} works, part ${i}</h1>
+${paragraphs.map((p, n) => (n === 3 ? `<h2>Step by step</h2><ol><li>${p}</li><li>${SENTENCES[n % SENTENCES.length]}</li></ol>` : `<p>${p}</p>`)).join('\n')}
+<table><tr><th>Plan</th><th>Limit</th></tr><tr><td>Starter</td><td>${i % 50} seats</td></tr><tr><td>Business</td><td>${100 + i} seats</td></tr></table>
+</article><aside class="related"><h3>Related articles</h3><ul><li><a href="/articles/${i + 1}">Next</a></li><li><a href="/articles/${i + 2}">More</a></li></ul></aside></main>
+<footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
+}
+
+interface BackendReport {
+  backend: BackendName;
+  pages: number;
+  acceptMs: number;
+  totalMs: number;
+  pagesPerMinute: number;
+  failed: number;
+  error?: string;
+}
+
+async function ingestAll(backend: Backend, origin: string, pages: number, serverEnv: Record<string, string>): Promise<BackendReport> {
+  const report: BackendReport = { backend: backend.name, pages, acceptMs: 0, totalMs: 0, pagesPerMinute: 0, failed: 0 };
+  return onServer(
+    backend,
+    report,
+    async (server) => {
+      const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
+      const urls = Array.from({ length: pages }, (_, i) => `${origin}/articles/${i}`);
+      const started = performance.now();
+      const res = await fetch(`${server.url}/v2/documents/public`, { method: 'POST', headers, body: JSON.stringify({ documentIdsToAdd: urls }) });
+      if (res.status !== 202) throw new Error(`ingest answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      await res.arrayBuffer();
+      report.acceptMs = performance.now() - started;
+      // Done when no record is left unfinished: success=false lists both the waiting and the failed.
+      for (let lastLog = 0; ; ) {
+        const list = (await (await fetch(`${server.url}/v2/documents/public?success=false&limit=200`, { headers })).json()) as {
+          documents: { linkedJobStatus: string }[];
+          hasMore: boolean;
+        };
+        const waiting = list.documents.filter((d) => d.linkedJobStatus === 'PENDING' || d.linkedJobStatus === 'IN_PROGRESS').length;
+        if (waiting === 0 && !list.hasMore) {
+          report.failed = list.documents.length;
+          break;
+        }
+        if (performance.now() - lastLog > 5000) {
+          lastLog = performance.now();
+          process.stderr.write(`bench: ${backend.name}: ${(lastLog - started) / 1000 | 0} s, at least ${waiting} waiting\n`);
+        }
+        if (performance.now() - started > 30 * 60_000) throw new Error('ingestion did not finish within 30 minutes');
+        await sleep(100);
+      }
+      report.totalMs = performance.now() - started;
+      report.pagesPerMinute = (pages / report.totalMs) * 60_000;
+    },
+    serverEnv,
+  );
+}
+
+async function extractorOnly(pages: number): Promise<{ pagesPerMinute: number; p50Ms: number }> {
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < pages; i += 1) {
+    const t0 = performance.now();
+    await extractContent({ body: Buffer.from(page(i)), contentType: 'text/html', url: `http://bench.local/articles/${i}` });
+    times.push(performance.now() - t0);
+  }
+  const total = performance.now() - started;
+  times.sort((a, b) => a - b);
+  return { pagesPerMinute: (pages / total) * 60_000, p50Ms: times[Math.floor(times.length / 2)] ?? 0 };
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const pages = positiveIntEnv('BENCH_PAGES', 1000);
+  const serverEnv = {
+    PARLEY_LOG_LEVEL: 'warn',
+    PARLEY_RATE_LIMIT_MAX: '100000000',
+    PARLEY_FETCH_ALLOW_PRIVATE: 'true',
+    PARLEY_INGEST_CONCURRENCY: String(positiveIntEnv('BENCH_CONCURRENCY', 8)),
+    PARLEY_INGEST_PER_HOST: String(positiveIntEnv('BENCH_PER_HOST', 8)),
+    PARLEY_INGEST_HOST_DELAY_MS: process.env.BENCH_HOST_DELAY_MS ?? '0',
+    PARLEY_JOB_POLL_SECONDS: '0.5',
+  };
+  const site = createServer((req, res) => {
+    const match = /^\/articles\/(\d+)$/.exec(req.url ?? '');
+    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (!match) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(Number(match[1])));
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  const extractor = await extractorOnly(pages);
+  process.stderr.write(`bench: extractor alone ${extractor.pagesPerMinute.toFixed(0)} pages/min\n`);
+  const reports: BackendReport[] = [];
+  for (const backend of await availableBackends({})) reports.push(await ingestAll(backend, origin, pages, serverEnv));
+  site.close();
+
+  const lines = [
+    `${pages} generated pages (~${(Buffer.byteLength(page(0)) / 1024).toFixed(1)} KB each) on 127.0.0.1; ingestion concurrency ${serverEnv.PARLEY_INGEST_CONCURRENCY}, ` +
+      `${serverEnv.PARLEY_INGEST_PER_HOST} per host, ${serverEnv.PARLEY_INGEST_HOST_DELAY_MS} ms politeness delay; one worker process (parley serve).`,
+    '',
+    '| measured | pages/min | detail |',
+    '|---|---:|---|',
+    `| extractor alone (one thread, this process) | ${extractor.pagesPerMinute.toFixed(0)} | p50 ${extractor.p50Ms.toFixed(1)} ms per page |`,
+  ];
+  for (const r of reports) {
+    lines.push(
+      r.error
+        ? `| ${r.backend} end to end | FAILED | ${r.error} |`
+        : `| ${r.backend} end to end (202 to last COMPLETED) | ${r.pagesPerMinute.toFixed(0)} | ${(r.totalMs / 1000).toFixed(1)} s total, 202 after ${r.acceptMs.toFixed(0)} ms, ${r.failed} failed |`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  const folder = path.join(ROOT, 'bench', 'results');
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, `ingest-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model };
+  await writeFile(file, `${JSON.stringify({ startedAt, machine, pages, serverEnv, extractor, reports }, null, 2)}\n`);
+  process.stdout.write(`\nResults written to ${path.relative(ROOT, file)}\n`);
+  return reports.some((r) => r.error || r.failed) ? 1 : 0;
+}
+
+exitOnSignals();
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => void abortRun(error instanceof Error ? (error.stack ?? error.message) : String(error), 1),
+);

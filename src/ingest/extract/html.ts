@@ -1,0 +1,595 @@
+// HTML main-content extraction.
+//
+// One pass over the DOM turns the page into a flat list of text blocks (headings, paragraphs, list
+// items, table rows, code blocks), skipping obvious boilerplate (scripts, navigation, cookie
+// banners, share bars...). Each block adds "good" (long, low-link text) or "bad" (link lists, short
+// fragments) weight to all its ancestors; the element with the best good-minus-bad balance is the
+// main-content container, and its blocks (minus link-dense ones) are the result. Everything is
+// linear in the size of the DOM, and recursion is depth-capped so pathological nesting stays cheap.
+import { parseHTML } from 'linkedom';
+import { clampTitle, normaliseCode, normaliseSpace, tidyParagraphs } from './text.js';
+import type { Extracted } from './types.js';
+
+// linkedom's DOM is structurally the standard one; describe just what we use.
+interface DomNode {
+  nodeType: number;
+  parentElement: DomElement | null;
+  firstChild: DomNode | null;
+  nextSibling: DomNode | null;
+  textContent: string | null;
+}
+export interface DomElement extends DomNode {
+  localName: string;
+  getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): Iterable<DomElement>;
+}
+interface DomDocument {
+  documentElement: DomElement | null;
+}
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_NODE = 4;
+
+/** Beyond this depth a subtree is read as flat text: bounded stack and time on hostile nesting. */
+const MAX_DEPTH = 200;
+
+/** Never content (or never readable text). */
+const SKIP_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas',
+  'video', 'audio', 'map', 'button', 'input', 'select', 'textarea', 'option', 'datalist', 'nav',
+  'aside', 'footer', 'dialog', 'head', 'title', 'meta', 'link', 'base', 'picture', 'source', 'img',
+  'menu', 'label', 'output', 'progress', 'meter', 'slot',
+]);
+
+/** Page furniture that occasionally wraps real content (ASP.NET page forms, article headers). */
+const WEAK_SKIP_TAGS = new Set(['header', 'form']);
+
+const SKIP_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog',
+  'alertdialog', 'toolbar', 'tablist', 'button', 'tooltip', 'status',
+]);
+
+/** Class/id words that mark boilerplate whatever its size (matched at a word start). */
+const STRONG_BOILERPLATE = new RegExp(
+  '(?:^|[\\s_-])(?:' + [
+    'cookie', 'consent', 'gdpr', 'share', 'sharing', 'social', 'newsletter', 'subscribe',
+    'subscription', 'related', 'recommend', 'comment', 'disqus', 'breadcrumb', 'advert', 'sponsor',
+    'promo', 'popup', 'modal', 'outbrain', 'taboola', 'skip-?link', 'skip-to', 'print-?only',
+    'screen-reader', 'sr-only', 'visually-?hidden', 'author-?bio', 'byline', 'dateline', 'pagination',
+    'pager', 'signup', 'sign-up', 'login', 'feedback', 'rating',
+    'edit-?page', 'edit-?link', 'tags', 'tag-?list', 'newsletter', 'most-?popular', 'trending',
+    'read-?more', 'more-?stories', 'next-?prev', 'prev-?next', 'announcement', 'alert',
+  ].join('|') + ')',
+  'i',
+);
+/** Whole-token matches, for words that are too short or too common as prefixes. */
+const STRONG_TOKENS = new Set(['ad', 'ads', 'adv', 'advertisement', 'meta', 'caption', 'credit', 'credits', 'hide', 'nocontent']);
+
+/** Class/id words for layout furniture; trusted only when the element holds a small part of the page. */
+const WEAK_BOILERPLATE = /(?:^|[\s_-])(?:nav|navbar|navigation|menu|sidebar|side-?bar|header|footer|masthead|widget|banner|toolbar|topbar|top-bar|utility|rail|aside|drawer|offcanvas)/i;
+
+/** Elements that start a new text block. */
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'blockquote', 'body', 'center', 'dd', 'details', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
+  'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'thead', 'tfoot',
+  'tr', 'td', 'th', 'ul', 'br', 'form', 'caption', 'html', 'legend', 'listing', 'xmp', 'plaintext',
+]);
+
+/** A boilerplate-looking element holding more than this share of the page's text may be a wrapper. */
+const TRUSTED_MARK_SHARE = 0.25;
+
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export type BlockKind = 'heading' | 'text' | 'item' | 'pre' | 'row';
+
+export interface Block {
+  text: string;
+  /** Non-space characters, and how many of them sit inside links. */
+  chars: number;
+  linkChars: number;
+  kind: BlockKind;
+  /** Nearest block-level ancestor: where the block's weight starts climbing. */
+  el: DomElement;
+  /** Innermost boilerplate-looking ancestor, if any. */
+  mark: DomElement | null;
+}
+
+const nonSpaceLength = (text: string) => text.replace(/\s+/g, '').length;
+
+function attr(el: DomElement, name: string): string {
+  return el.getAttribute(name) ?? '';
+}
+
+function isStyleHidden(el: DomElement): boolean {
+  const style = attr(el, 'style');
+  return style !== '' && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}
+
+interface Measure {
+  /** Visible text characters (no whitespace, scripts or styles). */
+  size: number;
+  /** Holds a <main>, [role=main], [itemprop=articleBody] or <h1>. */
+  hasMain: boolean;
+  hasTable: boolean;
+}
+
+const INVISIBLE_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head']);
+
+function isMainMarker(el: DomElement): boolean {
+  const tag = el.localName;
+  return tag === 'main' || tag === 'h1' || attr(el, 'role') === 'main' || attr(el, 'itemprop') === 'articleBody';
+}
+
+/** One bottom-up pass recording each element's text size and markers, so later checks are O(1). */
+function measureTree(el: DomElement, into: Map<DomElement, Measure>, depth = 0): Measure {
+  const measure: Measure = { size: 0, hasMain: false, hasTable: false };
+  if (depth > MAX_DEPTH) {
+    measure.size = nonSpaceLength(el.textContent ?? '');
+  } else {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) {
+        measure.size += nonSpaceLength(child.textContent ?? '');
+      } else if (child.nodeType === ELEMENT_NODE && !INVISIBLE_TAGS.has((child as DomElement).localName)) {
+        const inner = measureTree(child as DomElement, into, depth + 1);
+        measure.size += inner.size;
+        measure.hasMain ||= inner.hasMain || isMainMarker(child as DomElement);
+        measure.hasTable ||= inner.hasTable || (child as DomElement).localName === 'table';
+      }
+    }
+  }
+  into.set(el, measure);
+  return measure;
+}
+
+const NO_MEASURE: Measure = { size: 0, hasMain: false, hasTable: false };
+
+/**
+ * 'mark': boilerplate-looking by class/id, style-hidden, or a <header>/<form>. Usually dropped, but
+ * class names lie often enough ("Page-ad-margins", "modal-enabled" on the article wrapper, a
+ * visibility:hidden wrapper waiting for JS) that one holding the page's main content is kept as a
+ * soft mark: its text counts against every element above it, and it is dropped only when it sits
+ * strictly inside the chosen container.
+ */
+/** Line-number gutters of code highlighters would glue digits onto every code line. */
+const LINE_NUMBERS = /(?:^|[\s_-])(?:line-?numbers?|linenos?|lineno|gutter|line-?number)(?:$|[\s_-])/i;
+
+/** Raw text of a code block, without embedded styles/scripts or line-number gutters. */
+function codeText(el: DomElement, depth = 0): string {
+  if (depth > MAX_DEPTH) return el.textContent ?? '';
+  let text = '';
+  for (let child = el.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) text += child.textContent ?? '';
+    else if (child.nodeType === ELEMENT_NODE) {
+      const inner = child as DomElement;
+      if (INVISIBLE_TAGS.has(inner.localName) || inner.localName === 'button') continue;
+      if (LINE_NUMBERS.test(`${attr(inner, 'class')} ${attr(inner, 'id')}`)) continue;
+      if (inner.localName === 'br') {
+        text += '\n';
+      } else if (BLOCK_TAGS.has(inner.localName)) {
+        // Block children are lines of their own (highlighters wrap each line, or a line number and
+        // its code, in divs), as a browser would render them: never glue "2" onto "import".
+        const innerText = codeText(inner, depth + 1);
+        if (innerText !== '' && text !== '' && !text.endsWith('\n')) text += '\n';
+        text += innerText;
+        if (innerText !== '' && !text.endsWith('\n')) text += '\n';
+      } else {
+        text += codeText(inner, depth + 1);
+      }
+    }
+  }
+  return text;
+}
+
+type Verdict = 'keep' | 'skip' | 'mark';
+
+/** Words in an id above which it is an anchor slug made from a heading, not a component name. */
+const SLUG_ID_WORDS = 5;
+
+/**
+ * Ids generated from heading text ("sign-up-for-an-account-and-get-a-key") say what the section is
+ * about, not what kind of page furniture it is, so they are not matched against boilerplate words.
+ */
+function slugFreeId(id: string): string {
+  return id.split(/[-_]+/).length >= SLUG_ID_WORDS ? '' : id;
+}
+
+/** Decide whether an element is boilerplate by tag, role, visibility and class/id words. */
+export function classify(el: DomElement): Verdict {
+  const tag = el.localName;
+  if (SKIP_TAGS.has(tag)) return 'skip';
+  if (tag === 'html' || tag === 'body' || tag === 'main' || tag === 'article') return 'keep';
+  const role = attr(el, 'role');
+  // Inactive tabs of a tab set (one per programming language, OS...) are hidden only until clicked:
+  // they are the document's content as much as the visible tab.
+  if (role === 'tabpanel') return 'keep';
+  if (el.hasAttribute('hidden') || attr(el, 'aria-hidden') === 'true') return 'skip';
+  if (isStyleHidden(el)) return 'mark';
+  if (role === 'main' || role === 'article') return 'keep';
+  if (SKIP_ROLES.has(role)) return 'skip';
+  if (WEAK_SKIP_TAGS.has(tag)) return 'mark';
+  // Inline formatting (and anything inside code) carries highlighter classes like "comment".
+  if (!BLOCK_TAGS.has(tag) && tag !== 'span' && tag !== 'a') return 'keep';
+  // camelCase names ("RightRailContainer") split into words like kebab-case ones.
+  const names = `${attr(el, 'class')} ${slugFreeId(attr(el, 'id'))}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2');
+  if (names === '') return 'keep';
+  if (attr(el, 'itemprop') === 'articleBody') return 'keep';
+  if (STRONG_BOILERPLATE.test(names) || WEAK_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'mark';
+  for (const token of names.toLowerCase().split(/[\s_-]+/)) if (STRONG_TOKENS.has(token)) return 'mark';
+  return 'keep';
+}
+
+/** Turns a DOM subtree into text blocks, skipping boilerplate. */
+class BlockWalker {
+  readonly blocks: Block[] = [];
+  private parts: string[] = [];
+  private chars = 0;
+  private linkChars = 0;
+  private linkDepth = 0;
+  private blockEl: DomElement;
+  private blockTag: string;
+  private mark: DomElement | null = null;
+  private olCounters: number[] = [];
+  /** Number of the ordered-list item whose first text block is still to come. */
+  private itemPrefix = '';
+  private readonly pageSize: number;
+
+  constructor(root: DomElement, private readonly measures: Map<DomElement, Measure>) {
+    this.blockEl = root;
+    this.blockTag = root.localName;
+    this.pageSize = this.measureOf(root).size;
+  }
+
+  private measureOf(el: DomElement): Measure {
+    return this.measures.get(el) ?? NO_MEASURE;
+  }
+
+  walk(el: DomElement, depth: number): void {
+    for (let child = el.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) this.addText(child.textContent ?? '');
+      else if (child.nodeType === ELEMENT_NODE) this.visit(child as DomElement, depth + 1);
+    }
+  }
+
+  private visit(el: DomElement, depth: number): void {
+    if (depth > MAX_DEPTH) {
+      this.addText(el.textContent ?? '');
+      return;
+    }
+    const tag = el.localName;
+    if (tag === 'br' || tag === 'hr') {
+      this.flush();
+      return;
+    }
+    const verdict = classify(el);
+    if (verdict === 'skip') return;
+    if (verdict === 'mark') {
+      // Trust the class name unless the element holds the main content or a good part of the page.
+      const measure = this.measureOf(el);
+      if (!measure.hasMain && measure.size < this.pageSize * TRUSTED_MARK_SHARE) return;
+      const saved = this.mark;
+      this.mark = el;
+      this.visitKept(el, tag, depth);
+      this.mark = saved;
+      return;
+    }
+    this.visitKept(el, tag, depth);
+  }
+
+  private visitKept(el: DomElement, tag: string, depth: number): void {
+    if (tag === 'pre' || tag === 'listing' || tag === 'xmp' || tag === 'plaintext') {
+      this.flush();
+      this.push(normaliseCode(codeText(el)), 'pre', el, 0);
+      return;
+    }
+    if (tag === 'tr' && this.isDataRow(el)) {
+      this.flush();
+      this.pushRow(el);
+      return;
+    }
+    if (tag === 'a') {
+      this.linkDepth += 1;
+      this.walk(el, depth);
+      this.linkDepth -= 1;
+      return;
+    }
+    if (!BLOCK_TAGS.has(tag)) {
+      this.walk(el, depth);
+      return;
+    }
+    this.flush();
+    const saved = [this.blockEl, this.blockTag, this.olCounters] as const;
+    this.blockEl = el;
+    this.blockTag = tag;
+    if (tag === 'ol') this.olCounters = [...this.olCounters, (Number.parseInt(attr(el, 'start'), 10) || 1) - 1];
+    // Ordered items keep their number, as a reader (and Markdown) would show them.
+    if (tag === 'li' && el.parentElement?.localName === 'ol' && this.olCounters.length > 0) {
+      const last = this.olCounters.length - 1;
+      const number = (this.olCounters[last] ?? 0) + 1;
+      this.olCounters[last] = number;
+      this.itemPrefix = `${number}. `;
+    }
+    this.walk(el, depth);
+    this.flush();
+    [this.blockEl, this.blockTag, this.olCounters] = saved;
+  }
+
+  /** Layout tables (a row holding a nested table or a whole article) are walked like divs. */
+  private isDataRow(tr: DomElement): boolean {
+    const measure = this.measureOf(tr);
+    return !measure.hasTable && measure.size < 1500;
+  }
+
+  private pushRow(tr: DomElement): void {
+    const cells: string[] = [];
+    let links = 0;
+    for (let cell = tr.firstChild; cell; cell = cell.nextSibling) {
+      if (cell.nodeType !== ELEMENT_NODE) continue;
+      const tag = (cell as DomElement).localName;
+      if (tag !== 'td' && tag !== 'th') continue;
+      const inner = new BlockWalker(cell as DomElement, this.measures);
+      inner.walk(cell as DomElement, 0);
+      inner.flush();
+      const text = inner.blocks.map((b) => b.text).join(' ');
+      links += inner.blocks.reduce((sum, b) => sum + b.linkChars, 0);
+      if (text !== '') cells.push(text);
+    }
+    if (cells.length > 0) this.push(cells.join(' | '), 'row', tr, links);
+  }
+
+  private addText(text: string): void {
+    if (text === '') return;
+    this.parts.push(text);
+    if (this.linkDepth > 0) this.linkChars += nonSpaceLength(text);
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    let text = normaliseSpace(this.parts.join(''));
+    const links = this.linkChars;
+    this.parts = [];
+    this.linkChars = 0;
+    if (text === '') return;
+    if (this.itemPrefix !== '') {
+      text = this.itemPrefix + text;
+      this.itemPrefix = '';
+    }
+    const kind: BlockKind = HEADING_TAGS.has(this.blockTag) ? 'heading' : this.blockTag === 'li' || this.blockTag === 'dd' || this.blockTag === 'dt' ? 'item' : 'text';
+    this.push(text, kind, this.blockEl, links);
+  }
+
+  private push(text: string, kind: BlockKind, el: DomElement, linkChars: number): void {
+    if (text === '') return;
+    const chars = nonSpaceLength(text);
+    if (chars === 0) return;
+    this.blocks.push({ text, chars, linkChars: Math.min(linkChars, chars), kind, el, mark: this.mark });
+    this.chars += chars;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the main-content container.
+
+/** Link share above which a block reads as navigation. */
+const LINK_DENSITY_MAX = 0.5;
+/** Text long enough to be prose rather than a label. */
+const PROSE_CHARS = 60;
+/** How much a unit of boilerplate text costs relative to a unit of content. */
+const BAD_WEIGHT = 0.75;
+/** Short link-free blocks (labels, dates, bylines) are weak evidence of boilerplate. */
+const SHORT_WEIGHT = 0.1;
+/** Score factor for candidates inside boilerplate-looking markup. */
+const MARKED_FACTOR = 0.5;
+/** Words a short block needs to read as a sentence. */
+const SENTENCE_WORDS = 5;
+
+/**
+ * A short definition that is still a sentence ("Closes the connection.": the one-line member
+ * descriptions of reference pages) is prose, however short.
+ */
+function isSentence(text: string): boolean {
+  return /[.!?]$/.test(text) && /^[A-Z]/.test(text) && text.split(/\s+/).length >= SENTENCE_WORDS;
+}
+
+function inDefinition(el: DomElement): boolean {
+  return el.localName === 'dd' || el.parentElement?.localName === 'dd';
+}
+
+function linkDensity(block: Block): number {
+  return block.chars === 0 ? 0 : block.linkChars / block.chars;
+}
+
+function blockWeights(block: Block): { good: number; bad: number } {
+  // A definition term is the name of what the next <dd> documents, linked or not (API references
+  // link every member to its own page): structure of the content, not navigation.
+  if (block.el.localName === 'dt') return { good: 0, bad: block.chars * SHORT_WEIGHT };
+  if (linkDensity(block) > LINK_DENSITY_MAX) return { good: 0, bad: block.chars };
+  if (block.kind === 'pre' || block.chars >= PROSE_CHARS || (inDefinition(block.el) && isSentence(block.text))) return { good: block.chars - block.linkChars, bad: block.linkChars };
+  return { good: 0, bad: block.chars * SHORT_WEIGHT };
+}
+
+function chooseContainer(blocks: Block[], root: DomElement): DomElement {
+  const totals = new Map<DomElement, { good: number; bad: number; inMark: boolean }>();
+  for (const block of blocks) {
+    let { good, bad } = blockWeights(block);
+    let inMark = block.mark !== null;
+    for (let el: DomElement | null = block.el; el; el = el.parentElement) {
+      const total = totals.get(el);
+      if (total) {
+        total.good += good;
+        total.bad += bad;
+        total.inMark ||= inMark;
+      } else {
+        totals.set(el, { good, bad, inMark });
+      }
+      if (el === root) break;
+      // Above a boilerplate-looking element its text is all cost.
+      if (el === block.mark) {
+        good = 0;
+        bad = block.chars;
+        inMark = false;
+      }
+    }
+  }
+  let best = root;
+  let bestScore = -Infinity;
+  let bestGood = 0;
+  for (const [el, total] of totals) {
+    // A container inside boilerplate-looking markup (a teaser rail big enough to be kept) must win clearly.
+    const score = (total.good - BAD_WEIGHT * total.bad) * (total.inMark ? MARKED_FACTOR : 1);
+    if (score > bestScore) {
+      best = el;
+      bestScore = score;
+      bestGood = total.good;
+    }
+  }
+  // No prose anywhere (a stub page, a link hub): keep the whole page rather than one fragment.
+  if (bestScore <= 0) return root;
+  if (bestGood < DIRECTORY_MAX_PROSE) return directoryContainer(blocks, root);
+  return best;
+}
+
+/** Below this much prose in the best container, the page is read as a link directory. */
+const DIRECTORY_MAX_PROSE = 200;
+/** Share of the page's (unmarked) text a link directory's container must hold. */
+const DIRECTORY_SHARE = 0.8;
+
+/**
+ * A page with next to no prose (a wiki page that is a list of links, an index of articles) has no
+ * prose container to find: its content is the lists themselves. Take the smallest element holding
+ * most of the page's text outside boilerplate-looking markup; all such elements nest, so the one
+ * with the least text is the deepest.
+ */
+function directoryContainer(blocks: Block[], root: DomElement): DomElement {
+  const mass = new Map<DomElement, number>();
+  let total = 0;
+  for (const block of blocks) {
+    if (block.mark) continue;
+    total += block.chars;
+    for (let el: DomElement | null = block.el; el; el = el.parentElement) {
+      mass.set(el, (mass.get(el) ?? 0) + block.chars);
+      if (el === root) break;
+    }
+  }
+  let best = root;
+  let bestMass = Infinity;
+  for (const [el, chars] of mass) {
+    if (chars >= total * DIRECTORY_SHARE && chars < bestMass) {
+      best = el;
+      bestMass = chars;
+    }
+  }
+  return best;
+}
+
+/** Standard page furniture sentences that survive inside content containers. */
+const BOILERPLATE_LINES = [
+  /^(?:©|\(c\)\s|copyright\b)/i,
+  /\ball rights reserved\b/i,
+  /\bcontent of this page is licensed under\b/i,
+  /^(?:last (?:updated|modified|edited|reviewed)|page last (?:updated|modified))\b/i,
+  /^(?:was this (?:page|article|information) helpful|is this page helpful|did this (?:page|article) help)/i,
+  /^(?:edit (?:this page|on github)|improve this (?:page|doc)|report an issue|share (?:this|on)\b|follow us\b|skip to\b|advertisement$)/i,
+];
+
+/**
+ * Within the container: link-dense prose ("Read more: ...", tag lines) goes, while link-dense list
+ * items, headings and rows stay (documentation link lists are content); so do furniture lines.
+ */
+function keepBlock(block: Block): boolean {
+  // Markup shown as text: escaped <noscript> pixels, raw embed codes.
+  if (block.kind !== 'pre' && /^<[a-z!/][^>]*>/i.test(block.text) && block.text.endsWith('>')) return false;
+  if (block.kind === 'text' && linkDensity(block) > LINK_DENSITY_MAX) return false;
+  if (block.kind !== 'pre' && block.text.length < 200 && BOILERPLATE_LINES.some((re) => re.test(block.text))) return false;
+  return true;
+}
+
+function isInside(el: DomElement, container: DomElement): boolean {
+  for (let node: DomElement | null = el; node; node = node.parentElement) if (node === container) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Title.
+
+const TITLE_SEPARATORS = /\s+[|\-–—:·•»]\s+/;
+
+/** "<Article> | Site" -> "<Article>": keep the longest segment (site names are usually short). */
+function cleanDocumentTitle(title: string): string {
+  const clean = normaliseSpace(title);
+  const parts = clean.split(TITLE_SEPARATORS).map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length < 2) return clean;
+  return parts.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
+function pickTitle(root: DomElement, blocks: Block[]): string {
+  const ogMeta = root.querySelector('meta[property="og:title"], meta[name="og:title"], meta[name="twitter:title"]');
+  const og = ogMeta ? normaliseSpace(attr(ogMeta, 'content')) : '';
+  const docTitle = normaliseSpace(root.querySelector('title')?.textContent ?? '');
+  const h1 = normaliseSpace(root.querySelector('h1')?.textContent ?? '');
+  const lower = (s: string) => s.toLowerCase();
+  // An <h1> that the document title or og:title confirms is the page's own headline.
+  if (h1 !== '' && h1.length <= 300 && (lower(docTitle).includes(lower(h1)) || lower(og).includes(lower(h1)))) return clampTitle(h1);
+  if (og !== '') return clampTitle(cleanDocumentTitle(og));
+  if (docTitle !== '') return clampTitle(cleanDocumentTitle(docTitle));
+  if (h1 !== '') return clampTitle(h1);
+  const heading = blocks.find((b) => b.kind === 'heading');
+  return clampTitle(heading?.text ?? blocks[0]?.text ?? '');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The extraction's intermediate state; exported for the benchmark's debug output. */
+export interface HtmlAnalysis {
+  title: string;
+  blocks: Block[];
+  container: DomElement | null;
+  kept: Block[];
+}
+
+const parseRoot = (html: string) => (parseHTML(html) as unknown as { document: DomDocument }).document.documentElement;
+
+/**
+ * The document's root element. The whole document rather than document.body: linkedom's body
+ * getter can return a stray empty <body>, and it throws when markup before the doctype (a licence
+ * comment, say) leaves the document without a root element; such pages are re-parsed wrapped.
+ */
+function parseDocument(html: string): DomElement {
+  const root = parseRoot(html);
+  if (root) return root;
+  const stripped = html.replace(/^(?:\s|<!--[\s\S]*?-->|<!doctype[^>]*>|<\?xml[^>]*>)*/i, '');
+  return parseRoot(stripped) ?? parseRoot(`<!DOCTYPE html><html><body>${stripped}</body></html>`) ?? (parseRoot('<html></html>') as DomElement);
+}
+
+/** Every text block of a document, boilerplate tags skipped but no main-content selection. */
+export function extractHtmlBlocks(html: string): { text: string; kind: BlockKind }[] {
+  const root = parseDocument(html);
+  const measures = new Map<DomElement, Measure>();
+  measureTree(root, measures);
+  const walker = new BlockWalker(root, measures);
+  walker.walk(root, 0);
+  walker.flush();
+  return walker.blocks.map(({ text, kind }) => ({ text, kind }));
+}
+
+export function analyseHtml(html: string): HtmlAnalysis {
+  const root = parseDocument(html);
+  const measures = new Map<DomElement, Measure>();
+  measureTree(root, measures);
+  const walker = new BlockWalker(root, measures);
+  walker.walk(root, 0);
+  walker.flush();
+  const blocks = walker.blocks;
+  const container = chooseContainer(blocks, root);
+  const kept = blocks.filter((b) => isInside(b.el, container) && keepBlock(b)
+    && !(b.mark && b.mark !== container && isInside(b.mark, container)));
+  return { title: pickTitle(root, blocks), blocks, container, kept };
+}
+
+export function extractHtml(html: string, _url?: string): Extracted {
+  const { title, kept } = analyseHtml(html);
+  return { title, paragraphs: tidyParagraphs(kept.map((b) => b.text)) };
+}

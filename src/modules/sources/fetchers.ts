@@ -1,0 +1,113 @@
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import { FetchError, describeHttpStatus } from '../../ingest/fetch/safe-fetch.js';
+import { MAX_CRAWL_DELAY_MS } from '../../ingest/crawl/crawler.js';
+import { ingestRuntime } from '../../ingest/runtime.js';
+import { findFile, type SourceRow } from './sources.repository.js';
+import type { SourceKind } from './sources.schemas.js';
+
+/**
+ * One step of the ingestion pipeline: bring the bytes of a source. Web pages, uploaded files and
+ * (later) provider items are fetchers of the same pipeline; extraction, change detection and the
+ * record's state machine are shared (sources.jobs.ts).
+ */
+export interface SourceFetcher {
+  fetch(source: SourceRow, ctx: FetchContext): Promise<FetchOutcome>;
+}
+
+export interface FetchContext {
+  readonly db: Db;
+  readonly config: Config;
+  readonly signal: AbortSignal;
+  /** A refresh: validators of the last successful fetch may be sent. */
+  readonly refresh: boolean;
+}
+
+export type FetchOutcome =
+  | { kind: 'not_modified' }
+  | {
+      kind: 'content';
+      body: Uint8Array;
+      contentType: string | null;
+      charset: string | null;
+      filename: string | null;
+      url: string | null;
+      etag: string | null;
+      lastModified: string | null;
+    };
+
+/** A failure with a message for the record's `error`; `retryable` failures are tried again later. */
+export class IngestFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'IngestFailure';
+  }
+}
+
+const RETRYABLE_FETCH_FAILURES = new Set(['timeout', 'network', 'dns']);
+
+export const webFetcher: SourceFetcher = {
+  async fetch(source, ctx) {
+    const runtime = ingestRuntime(ctx.config);
+    const url = source.externalId;
+    const robots = await runtime.robots.check(url);
+    if (!robots.allowed) {
+      throw new IngestFailure(`robots.txt of ${new URL(url).host} does not allow ${runtime.userAgent.split('/')[0]} to fetch this page`);
+    }
+    const headers: Record<string, string> = {};
+    if (ctx.refresh && source.success) {
+      if (source.etag) headers['if-none-match'] = source.etag;
+      if (source.lastModified) headers['if-modified-since'] = source.lastModified;
+    }
+    try {
+      // A robots.txt Crawl-delay (capped) wins over the configured pause when longer.
+      const delayMs = Math.max(ctx.config.ingest.hostDelayMs, Math.min((robots.crawlDelaySeconds ?? 0) * 1000, MAX_CRAWL_DELAY_MS));
+      const response = await runtime.limiter.run(url, () => runtime.fetch({ url, headers, signal: ctx.signal }), delayMs);
+      if (response.status === 304) {
+        if (Object.keys(headers).length) return { kind: 'not_modified' };
+        throw new IngestFailure('the site answered HTTP 304 to a request without validators');
+      }
+      const problem = describeHttpStatus(response.status);
+      if (problem) throw new IngestFailure(problem, response.status === 429 || response.status >= 500);
+      return {
+        kind: 'content',
+        body: response.body,
+        contentType: response.contentType,
+        charset: response.charset,
+        filename: null,
+        url: response.url,
+        etag: response.headers.etag ?? null,
+        lastModified: response.headers['last-modified'] ?? null,
+      };
+    } catch (error) {
+      if (error instanceof FetchError) throw new IngestFailure(error.message, RETRYABLE_FETCH_FAILURES.has(error.kind));
+      throw error;
+    }
+  },
+};
+
+export const fileFetcher: SourceFetcher = {
+  async fetch(source, ctx) {
+    const file = await findFile(ctx.db, source.workspaceId, source.id);
+    if (!file) throw new IngestFailure('the uploaded file is missing; upload it again');
+    return {
+      kind: 'content',
+      body: file.data,
+      contentType: file.mimeType,
+      charset: null,
+      filename: file.filename,
+      url: null,
+      etag: null,
+      lastModified: null,
+    };
+  },
+};
+
+/** The fetcher of each kind of source; provider connectors add theirs here. */
+export const FETCHERS: Partial<Record<SourceKind, SourceFetcher>> = {
+  web: webFetcher,
+  files: fileFetcher,
+};

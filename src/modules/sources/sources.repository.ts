@@ -1,0 +1,236 @@
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { queryRows } from '../../db/sql.js';
+import { type NewSource, type SourceRow, sourceFiles, sourceJobs, sources } from '../../db/schema/index.js';
+import { QUEUE_SCHEMA } from '../../jobs/queue.js';
+import type { JobStatus, SourceListQuery } from './sources.schemas.js';
+
+export type { NewSource, SourceRow };
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function findSource(db: Db, workspaceId: string, id: string): Promise<SourceRow | undefined> {
+  const [row] = await db.select().from(sources).where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, id)));
+  return row;
+}
+
+/** The sources with these ids in the workspace, optionally locked until the transaction ends. */
+export async function findSourcesByIds(db: Db, workspaceId: string, ids: string[], options: { lock?: boolean } = {}): Promise<SourceRow[]> {
+  if (ids.length === 0) return [];
+  const query = db
+    .select()
+    .from(sources)
+    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.id, ids)))
+    .orderBy(asc(sources.id));
+  return options.lock ? query.for('update') : query;
+}
+
+/** Sources of one kind by external id (a web source's normalised URL), locked. */
+export async function findByExternalIds(db: Db, workspaceId: string, source: string, externalIds: string[]): Promise<SourceRow[]> {
+  if (externalIds.length === 0) return [];
+  return db
+    .select()
+    .from(sources)
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.source, source), inArray(sources.externalId, externalIds)))
+    .orderBy(asc(sources.id))
+    .for('update');
+}
+
+/**
+ * Inserts new sources; one that a concurrent request inserted first (same kind and external id) is
+ * skipped rather than duplicated, and the caller reads it back.
+ */
+export async function insertSources(db: Db, values: NewSource[]): Promise<SourceRow[]> {
+  const rows: SourceRow[] = [];
+  for (let i = 0; i < values.length; i += 500) {
+    rows.push(
+      ...(await db
+        .insert(sources)
+        .values(values.slice(i, i + 500))
+        .onConflictDoNothing({ target: [sources.workspaceId, sources.source, sources.externalId] })
+        .returning()),
+    );
+  }
+  return rows;
+}
+
+export interface QueuedJob {
+  jobId: string;
+  sourceId: string;
+  kind: 'add' | 'refresh';
+}
+
+/** Points each source at its new job (PENDING) and records the job in the history. */
+export async function markQueued(
+  db: Db,
+  workspaceId: string,
+  jobs: QueuedJob[],
+  now: Date,
+  options: { english?: boolean; baser?: boolean } = {},
+): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 500) {
+    const batch = jobs.slice(i, i + 500);
+    await db.insert(sourceJobs).values(
+      batch.map((job) => ({ id: job.jobId, workspaceId, sourceId: job.sourceId, kind: job.kind, status: 'PENDING', createdAt: now })),
+    );
+    const pairs = sql.join(
+      batch.map((job) => sql`(${job.sourceId}::uuid, ${job.jobId}::uuid)`),
+      sql`, `,
+    );
+    const flags = sql.join(
+      [
+        ...(options.english === undefined ? [] : [sql`english = ${options.english}`]),
+        ...(options.baser === undefined ? [] : [sql`baser = ${options.baser}`]),
+        sql`linked_job_id = q.job_id`,
+        sql`linked_job_status = 'PENDING'`,
+        sql`updated_at = ${now.toISOString()}`,
+      ],
+      sql`, `,
+    );
+    await db.execute(
+      sql`UPDATE sources AS s SET ${flags} FROM (VALUES ${pairs}) AS q(source_id, job_id)
+          WHERE s.workspace_id = ${workspaceId} AND s.id = q.source_id`,
+    );
+  }
+}
+
+/** One page of the listing; `limit + 1` rows are read to know whether more follow. */
+export async function listSources(db: Db, workspaceId: string, query: SourceListQuery): Promise<{ rows: SourceRow[]; hasMore: boolean }> {
+  const where: SQL[] = [eq(sources.workspaceId, workspaceId)];
+  if (query.source) where.push(eq(sources.source, query.source));
+  if (query.english !== undefined) where.push(eq(sources.english, query.english));
+  const success = new Set(query.success ?? []);
+  if (success.size === 1) where.push(eq(sources.success, success.has(true)));
+  if (query.id) where.push(eq(sources.id, query.id));
+  if (query.title) where.push(ilike(sources.title, `%${escapeLike(query.title)}%`));
+  if (query.url) where.push(ilike(sources.originalUrl, `%${escapeLike(query.url)}%`));
+  if (query.domain) where.push(eq(sources.domain, query.domain.toLowerCase()));
+  if (query.articleId) where.push(eq(sources.linkedKnowledgeId, query.articleId));
+  const linked = new Set(query.linkedKnowledge ?? []);
+  if (linked.size === 1) where.push(linked.has(true) ? isNotNull(sources.linkedKnowledgeId) : isNull(sources.linkedKnowledgeId));
+  if (query.linkedOperation) where.push(eq(sources.linkedOperation, query.linkedOperation));
+  if (query.changed === true) where.push(eq(sources.changed, true), isNotNull(sources.linkedKnowledgeId));
+  if (query.changed === false) where.push(eq(sources.changed, false));
+
+  // The scan runs downwards for (desc, next) and (asc, previous), upwards otherwise; a previous
+  // page is read backwards from the cursor and turned around.
+  const downwards = (query.order === 'desc') === (query.direction === 'next');
+  if (query.cursor) {
+    const position = sql`(SELECT c.updated_at, c.external_id, c.id FROM sources c WHERE c.workspace_id = ${workspaceId} AND c.id = ${query.cursor})`;
+    const tuple = sql`(${sources.updatedAt}, ${sources.externalId}, ${sources.id})`;
+    where.push(downwards ? sql`${tuple} < ${position}` : sql`${tuple} > ${position}`);
+  }
+  const direction = downwards ? desc : asc;
+  const rows = await db
+    .select()
+    .from(sources)
+    .where(and(...where))
+    .orderBy(direction(sources.updatedAt), direction(sources.externalId), direction(sources.id))
+    .limit(query.limit + 1);
+  const hasMore = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (query.direction === 'previous') page.reverse();
+  return { rows: page, hasMore };
+}
+
+export async function deleteSources(db: Db, workspaceId: string, ids: string[]): Promise<SourceRow[]> {
+  if (ids.length === 0) return [];
+  return db.delete(sources).where(and(eq(sources.workspaceId, workspaceId), inArray(sources.id, ids))).returning();
+}
+
+export async function insertFile(
+  db: Db,
+  file: { sourceId: string; workspaceId: string; filename: string; mimeType: string; sha256: string; data: Uint8Array; createdAt: Date },
+): Promise<void> {
+  await db.insert(sourceFiles).values({ ...file, size: file.data.byteLength });
+}
+
+export async function findFile(db: Db, workspaceId: string, sourceId: string) {
+  const [row] = await db
+    .select()
+    .from(sourceFiles)
+    .where(and(eq(sourceFiles.workspaceId, workspaceId), eq(sourceFiles.sourceId, sourceId)));
+  return row;
+}
+
+/**
+ * Moves a source to IN_PROGRESS for this job, when the job is still the source's latest and not
+ * finished (a retry after a lost worker finds it IN_PROGRESS). Undefined: superseded, deleted or done.
+ */
+export async function claimJob(db: Db, workspaceId: string, sourceId: string, jobId: string, now: Date): Promise<SourceRow | undefined> {
+  const [row] = await db
+    .update(sources)
+    .set({ linkedJobStatus: 'IN_PROGRESS', updatedAt: now })
+    .where(
+      and(
+        eq(sources.workspaceId, workspaceId),
+        eq(sources.id, sourceId),
+        eq(sources.linkedJobId, jobId),
+        inArray(sources.linkedJobStatus, ['PENDING', 'IN_PROGRESS']),
+      ),
+    )
+    .returning();
+  if (row) {
+    await db
+      .update(sourceJobs)
+      .set({ status: 'IN_PROGRESS', startedAt: sql`COALESCE(${sourceJobs.startedAt}, ${now.toISOString()}::timestamptz)`, attempts: sql`${sourceJobs.attempts} + 1` })
+      .where(eq(sourceJobs.id, jobId));
+  }
+  return row;
+}
+
+/**
+ * Writes a job's result onto its source in one statement, only while the job is still the source's
+ * latest: a source deleted or re-queued meanwhile is left alone (nothing half-written).
+ */
+export async function finishJob(
+  db: Db,
+  workspaceId: string,
+  sourceId: string,
+  jobId: string,
+  status: Extract<JobStatus, 'COMPLETED' | 'FAILED'>,
+  changes: Partial<NewSource>,
+  now: Date,
+): Promise<SourceRow | undefined> {
+  const [row] = await db
+    .update(sources)
+    .set({ ...changes, linkedJobStatus: status, updatedAt: now })
+    .where(
+      and(
+        eq(sources.workspaceId, workspaceId),
+        eq(sources.id, sourceId),
+        eq(sources.linkedJobId, jobId),
+        eq(sources.linkedJobStatus, 'IN_PROGRESS'),
+      ),
+    )
+    .returning();
+  await db
+    .update(sourceJobs)
+    .set({ status, error: changes.error ?? '', completedAt: now })
+    .where(eq(sourceJobs.id, jobId));
+  return row;
+}
+
+/**
+ * Sources whose job is PENDING or IN_PROGRESS although the queue holds no live job for it any more
+ * (its attempts ran out while a worker was dying): marked FAILED so that no record waits forever.
+ */
+export async function failOrphanedJobs(db: Db, olderThan: Date, now: Date, error: string): Promise<number> {
+  const rows = await queryRows<{ id: string; linked_job_id: string }>(
+    db,
+    sql`UPDATE sources s
+        SET linked_job_status = 'FAILED', success = false, error = ${error}, updated_at = ${now.toISOString()}
+        WHERE s.linked_job_status IN ('PENDING', 'IN_PROGRESS') AND s.updated_at < ${olderThan.toISOString()}
+          AND NOT EXISTS (
+            SELECT 1 FROM ${sql.raw(QUEUE_SCHEMA)}.job j
+            WHERE j.id = s.linked_job_id AND j.state IN ('created', 'retry', 'active'))
+        RETURNING s.id, s.linked_job_id`,
+  );
+  const jobIds = rows.map((r) => r.linked_job_id);
+  if (jobIds.length) {
+    await db.update(sourceJobs).set({ status: 'FAILED', error, completedAt: now }).where(inArray(sourceJobs.id, jobIds));
+  }
+  return rows.length;
+}

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { idParamsSchema } from '../../http/schemas.js';
+import { presentSource } from './sources.presenter.js';
+import {
+  deepCrawlBodySchema,
+  deepCrawlResponseSchema,
+  deleteBodySchema,
+  deleteResponseSchema,
+  ingestBodySchema,
+  ingestResponseSchema,
+  refreshBodySchema,
+  refreshResponseSchema,
+  sourceListQuerySchema,
+  sourceListSchema,
+  sourceSchema,
+  uploadFieldsSchema,
+} from './sources.schemas.js';
+import {
+  deepCrawl,
+  deleteSources,
+  getSource,
+  getSourceFile,
+  ingest,
+  listSources,
+  type QueueResult,
+  refreshSources,
+  uploadFile,
+} from './sources.service.js';
+
+const tags = ['Sources'];
+
+function presentQueued(result: QueueResult) {
+  return { ...result, documents: result.documents.map(presentSource) };
+}
+
+export function sourceRoutes() {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v2/documents/public',
+      auth: 'read',
+      tags,
+      summary: 'List sources',
+      description:
+        'Source records, most recently updated first (`order=desc`: updatedAt, then externalId, then id). ' +
+        'Keyset pagination: pass the last record\'s `id` as `cursor` with `direction=next` for the next page, ' +
+        'or the first record\'s `id` with `direction=previous` to go back; `hasMore` says whether more ' +
+        'records follow in the direction of travel. Rows inserted or updated between pages move to the ' +
+        'front and are not repeated on later pages. `success` and `linkedKnowledge` may repeat; giving ' +
+        'both values disables the filter. `domain` needs `source=web`. An unknown `cursor` is a 400.',
+      querystring: sourceListQuerySchema,
+      response: sourceListSchema,
+      serializer: 'presenter',
+      handler: async ({ ctx, query }) => {
+        const page = await listSources(ctx, query);
+        return { documents: page.rows.map(presentSource), hasMore: page.hasMore };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/documents/public/:id',
+      auth: 'read',
+      tags,
+      summary: 'Get a source',
+      params: idParamsSchema,
+      errors: [404],
+      response: sourceSchema,
+      serializer: 'presenter',
+      handler: async ({ ctx, params }) => presentSource(await getSource(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/documents/public',
+      auth: 'write',
+      tags,
+      summary: 'Ingest sources',
+      description:
+        'Queues ingestion jobs and answers at once (202). For `source=web` the arrays hold page URLs: a URL ' +
+        'with no record is created (`addedDocumentIds`); a URL that already has one, in either array, is ' +
+        'refreshed (`updatedDocumentIds`). Refreshing a URL with no record is a 400. For provider sources ' +
+        'the arrays hold source ids of that provider. Each record moves PENDING -> IN_PROGRESS -> ' +
+        'COMPLETED or FAILED (`error` says why: robots.txt exclusion, a page behind authentication, an ' +
+        'unsupported content type, ...). At most 5,000 entries per array. Uploaded files have their own route.',
+      body: ingestBodySchema,
+      status: 202,
+      response: ingestResponseSchema,
+      handler: async ({ ctx, body }) => presentQueued(await ingest(ctx, body)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/documents/public/deep-crawl/links',
+      auth: 'write',
+      tags,
+      summary: 'Discover the pages of a site',
+      description:
+        'Crawls from the seed URLs and returns the same-site page URLs found, without creating records; ' +
+        'feed the ones you want to the ingest route. Reads robots.txt (and obeys it) and the sitemaps ' +
+        'it names, `/sitemap.xml` and sitemap indexes, then follows links up to `maxDepth`. Stays on the ' +
+        "seed's host (www and non-www count as one) and below the seed's folder when the seed has one, " +
+        'skips assets (images, scripts, styles, archives, media), normalises and de-duplicates URLs (also ' +
+        'pages with identical content), and stops at `limit` URLs or the time budget ' +
+        '(`PARLEY_CRAWL_TIME_BUDGET_MS`); `message` summarises what happened.',
+      body: deepCrawlBodySchema,
+      response: deepCrawlResponseSchema,
+      handler: async ({ ctx, body, request }) => {
+        const abort = new AbortController();
+        request.raw.once('close', () => abort.abort());
+        return deepCrawl(ctx, body, abort.signal);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/documents/public/refresh',
+      auth: 'write',
+      tags,
+      summary: 'Refresh sources',
+      description:
+        'Queues a refresh job for each source and returns the accepted ids. Web pages are fetched with ' +
+        '`If-None-Match`/`If-Modified-Since`, so an unchanged page is not extracted again. When the content ' +
+        'of a source linked to knowledge changed meaningfully, the record gets `changed: true` and keeps ' +
+        'the previous paragraphs in `oldParagraphs`. Unknown ids and uploaded files (`files`) are a 400.',
+      body: refreshBodySchema,
+      response: refreshResponseSchema,
+      handler: async ({ ctx, body }) => refreshSources(ctx, body.documentIds),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v2/documents/public',
+      auth: 'write',
+      tags,
+      summary: 'Delete sources',
+      description:
+        'Deletes the sources with their stored files and job history, all or nothing (an unknown id is a ' +
+        '400 and deletes nothing). With `deleteArticles: true` the articles the sources are linked to are ' +
+        'deleted too (drafts made from them are kept, unlinked). A job still processing a deleted source ' +
+        'writes nothing.',
+      body: deleteBodySchema,
+      response: deleteResponseSchema,
+      handler: async ({ ctx, body }) => {
+        const { deletedSources, deletedArticles } = await deleteSources(ctx, body.documentIds, body.deleteArticles);
+        return {
+          deletedDocuments: deletedSources.map((s) => ({ id: s.id, title: s.title, originalUrl: s.originalUrl })),
+          deletedArticles: deletedArticles.map((a) => ({ id: a.id, title: a.title, parentFolderId: a.parentFolderId })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/documents/public/files',
+      auth: 'write',
+      tags,
+      summary: 'Upload a file as a source',
+      description:
+        'Stores a PDF, DOCX, HTML, Markdown or plain-text file as a `files` source and queues its ' +
+        'extraction (202, same answer as the ingest route). The type is decided from the MIME type, the ' +
+        'file name and the first bytes; anything else is a 415, a file over `PARLEY_UPLOAD_LIMIT_BYTES` a ' +
+        '413. `storageUrl` downloads the original. `title` defaults to the extracted title.',
+      upload: { fileField: 'file', fileDescription: 'the document', fields: uploadFieldsSchema },
+      status: 202,
+      errors: [415],
+      response: ingestResponseSchema,
+      handler: async ({ ctx, upload }) => presentQueued(await uploadFile(ctx, upload!)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/documents/:id/file/public',
+      auth: 'read',
+      tags,
+      summary: 'Download the original of an uploaded file',
+      description: "The bytes stored for a `files` source, with the file's type; the record's `storageUrl` points here.",
+      params: idParamsSchema,
+      errors: [404],
+      produces: 'application/octet-stream',
+      response: z.string().meta({ format: 'binary', description: 'the file as uploaded' }),
+      handler: async ({ ctx, params, reply }) => {
+        const file = await getSourceFile(ctx, params.id);
+        reply.type(file.mimeType);
+        reply.header('content-disposition', `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`);
+        // Fastify sends a Buffer as is; the schema only documents the answer.
+        return Buffer.from(file.data) as unknown as string;
+      },
+    }),
+  ];
+}

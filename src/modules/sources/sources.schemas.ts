@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
+
+export const SOURCE_KINDS = [
+  'web',
+  'files',
+  'provider_drive',
+  'provider_notes',
+  'provider_helpdesk',
+  'provider_wiki',
+] as const;
+export const sourceKindSchema = z.enum(SOURCE_KINDS);
+export type SourceKind = z.infer<typeof sourceKindSchema>;
+
+/** Sources the ingest route takes; `files` arrive through the upload route. */
+export const INGESTIBLE_KINDS = ['web', 'provider_drive', 'provider_notes', 'provider_helpdesk', 'provider_wiki'] as const;
+
+export const LINKED_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
+export const linkedOperationSchema = z.enum(LINKED_OPERATIONS);
+
+export const JOB_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Most URLs or ids one ingest, refresh or delete request may carry. */
+export const MAX_BATCH = 5000;
+const MAX_URL_LENGTH = 2048;
+
+export const sourceSchema = z
+  .object({
+    id: z.uuid(),
+    originalUrl: z.string(),
+    url: z.string().describe('same as originalUrl (the reference samples show both)'),
+    title: z.string(),
+    storageUrl: z.string().nullable(),
+    companyId: z.uuid(),
+    source: sourceKindSchema,
+    externalId: z.string(),
+    english: z.boolean(),
+    baser: z.boolean(),
+    success: z.boolean(),
+    error: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    mimeType: z.string(),
+    type: z.string().nullable(),
+    linkedKnowledgeId: z.string().nullable(),
+    linkedOperation: linkedOperationSchema.nullable(),
+    linkedReason: z.string().nullable(),
+    linkedJobId: z.string().nullable(),
+    linkedJobStatus: z.enum(JOB_STATUSES).nullable(),
+    changed: z.boolean(),
+    paragraphs: z.array(z.string()),
+    oldParagraphs: z.array(z.string()),
+  })
+  .meta({ id: 'Document' });
+
+/** A query parameter that may repeat (`success=true&success=false`): always an array after parsing. */
+function repeatedBoolean(description: string) {
+  return z
+    .union([queryBooleanSchema, z.array(queryBooleanSchema).max(2)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .optional()
+    .describe(description);
+}
+
+export const sourceListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: uuidSchema.optional().describe('a source id: the page continues after (next) or before (previous) it'),
+    direction: z
+      .enum(['next', 'previous'])
+      .default('next')
+      .describe('`next` continues in the listing order (older first under the default order), `previous` goes back'),
+    order: z.enum(['asc', 'desc']).default('desc').describe('applied to updatedAt, then externalId, then id'),
+    source: sourceKindSchema.optional(),
+    english: queryBooleanSchema.optional(),
+    success: repeatedBoolean('`true` successful, `false` failed; both (repeated) disables the filter'),
+    id: uuidSchema.optional(),
+    title: z.string().min(1).max(500).optional().describe('case-insensitive partial match'),
+    url: z.string().min(1).max(MAX_URL_LENGTH).optional().describe('case-insensitive partial match on originalUrl'),
+    domain: z.string().min(1).max(253).optional().describe('exact host name; only with source=web'),
+    articleId: uuidSchema.optional().describe('sources linked to this article'),
+    linkedKnowledge: repeatedBoolean('`true` linked, `false` unlinked; both (repeated) disables the filter'),
+    linkedOperation: linkedOperationSchema.optional(),
+    changed: queryBooleanSchema.optional().describe('true: linked sources flagged changed; false: sources not flagged'),
+  })
+  .strict()
+  .superRefine((query, ctx) => {
+    if (query.domain !== undefined && query.source !== 'web') {
+      ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is only valid with source=web' });
+    }
+  });
+export type SourceListQuery = z.output<typeof sourceListQuerySchema>;
+
+export const sourceListSchema = z
+  .object({ documents: z.array(sourceSchema), hasMore: z.boolean() })
+  .meta({ id: 'DocumentList' });
+
+const entrySchema = z.string().trim().min(1).max(MAX_URL_LENGTH);
+
+export const ingestBodySchema = z
+  .object({
+    source: z.enum(INGESTIBLE_KINDS).default('web'),
+    documentIdsToAdd: z.array(entrySchema).max(MAX_BATCH).default([]).describe('web: URLs; other sources: source ids'),
+    documentIdsToRefresh: z.array(entrySchema).max(MAX_BATCH).default([]).describe('same values as documentIdsToAdd'),
+    english: z.boolean().default(true),
+    baser: z.boolean().default(false),
+  })
+  .strict()
+  .meta({
+    examples: [{ source: 'web', documentIdsToAdd: ['https://help.example.com/refunds'], documentIdsToRefresh: [] }],
+  });
+export type IngestBody = z.output<typeof ingestBodySchema>;
+
+const jobSchema = z.object({ id: z.uuid(), documentId: z.uuid(), status: z.enum(JOB_STATUSES) });
+
+export const ingestResponseSchema = z
+  .object({
+    addedDocumentIds: z.array(z.uuid()),
+    updatedDocumentIds: z.array(z.uuid()),
+    jobs: z.array(jobSchema),
+    documents: z.array(sourceSchema),
+  })
+  .meta({ id: 'IngestResult' });
+
+export const deepCrawlBodySchema = z
+  .object({
+    links: z.array(z.string().trim().min(1).max(MAX_URL_LENGTH)).min(1).max(20).describe('seed URLs'),
+    limit: z.number().int().min(1).max(5000).default(250).describe('most URLs returned'),
+    maxDepth: z.number().int().min(0).max(10).default(3).describe('links followed from a seed (0: seeds and sitemaps only)'),
+    include: z
+      .array(z.string().min(1).max(500))
+      .max(50)
+      .optional()
+      .describe('globs on the path and query (`*` within a segment, `**` across); a URL must match one'),
+    exclude: z.array(z.string().min(1).max(500)).max(50).optional().describe('globs; matching URLs are neither listed nor followed'),
+  })
+  .strict()
+  .meta({ examples: [{ links: ['https://help.example.com/'], limit: 250, exclude: ['/blog/**'] }] });
+
+export const deepCrawlResponseSchema = z.object({ data: z.array(z.string()), message: z.string() }).meta({ id: 'CrawlResult' });
+
+export const refreshBodySchema = z
+  .object({ documentIds: z.array(uuidSchema).min(1).max(MAX_BATCH) })
+  .strict()
+  .meta({ examples: [{ documentIds: ['5b0f4c1e-2d3a-4b5c-8d7e-9f0a1b2c3d4e'] }] });
+
+export const refreshResponseSchema = z.array(z.uuid()).describe('the accepted source ids');
+
+export const deleteBodySchema = z
+  .object({
+    documentIds: z.array(uuidSchema).min(1).max(MAX_BATCH),
+    deleteArticles: z.boolean().default(false).describe('also delete the articles the sources are linked to'),
+  })
+  .strict()
+  .meta({ examples: [{ documentIds: ['5b0f4c1e-2d3a-4b5c-8d7e-9f0a1b2c3d4e'], deleteArticles: false }] });
+
+export const deleteResponseSchema = z
+  .object({
+    deletedDocuments: z.array(z.object({ id: z.uuid(), title: z.string(), originalUrl: z.string() })),
+    deletedArticles: z.array(z.object({ id: z.uuid(), title: z.string(), parentFolderId: z.uuid() })),
+  })
+  .meta({ id: 'DeleteDocumentsResult' });
+
+export const uploadFieldsSchema = z
+  .object({
+    title: z.string().trim().min(1).max(500).optional().describe('defaults to the extracted title, then the file name'),
+    english: queryBooleanSchema.optional(),
+  })
+  .strict();

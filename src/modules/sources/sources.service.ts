@@ -1,0 +1,289 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { RequestContext } from '../../context.js';
+import { type Db, inTransaction } from '../../db/database.js';
+import { sources } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { Upload } from '../../http/multipart.js';
+import { crawlSite } from '../../ingest/crawl/crawler.js';
+import { normalizeUrl } from '../../ingest/crawl/url.js';
+import { detectContentKind } from '../../ingest/extract/index.js';
+import { ingestRuntime } from '../../ingest/runtime.js';
+import { deleteArticlesInTransaction } from '../knowledge/index.js';
+import { storageUrlOf } from './sources.presenter.js';
+import {
+  deleteSources as deleteSourceRows,
+  findByExternalIds,
+  findFile,
+  findSource,
+  findSourcesByIds,
+  insertFile,
+  insertSources,
+  listSources as listSourceRows,
+  markQueued,
+  type QueuedJob,
+  type SourceRow,
+} from './sources.repository.js';
+import type { IngestBody, SourceListQuery } from './sources.schemas.js';
+import { ingestSourceJob, MIME_OF_KIND } from './sources.jobs.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function listSources(ctx: RequestContext, query: SourceListQuery) {
+  if (query.cursor && !(await findSource(ctx.db, ctx.workspaceId, query.cursor))) {
+    throw new AppError('bad_request', 'query.cursor: no source with this id in the workspace');
+  }
+  return listSourceRows(ctx.db, ctx.workspaceId, query);
+}
+
+export async function getSource(ctx: RequestContext, id: string): Promise<SourceRow> {
+  const row = await findSource(ctx.db, ctx.workspaceId, id);
+  if (!row) throw new AppError('not_found', `source ${id} not found`);
+  return row;
+}
+
+export interface QueueResult {
+  addedDocumentIds: string[];
+  updatedDocumentIds: string[];
+  jobs: { id: string; documentId: string; status: 'PENDING' }[];
+  documents: SourceRow[];
+}
+
+/** Queues one ingestion job per source inside the transaction (the record says PENDING exactly when the job exists). */
+async function queueJobs(
+  ctx: RequestContext,
+  tx: Db,
+  added: string[],
+  updated: string[],
+  flags: { english?: boolean; baser?: boolean } = {},
+): Promise<QueueResult> {
+  const jobs: QueuedJob[] = [
+    ...added.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'add' as const })),
+    ...updated.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'refresh' as const })),
+  ];
+  await markQueued(tx, ctx.workspaceId, jobs, ctx.clock.now(), flags);
+  await ctx.queue.enqueueMany(
+    tx,
+    ingestSourceJob,
+    jobs.map((job) => ({ id: job.jobId, payload: { workspaceId: ctx.workspaceId, sourceId: job.sourceId, kind: job.kind } })),
+  );
+  const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, jobs.map((j) => j.sourceId))).map((r) => [r.id, r]));
+  return {
+    addedDocumentIds: added,
+    updatedDocumentIds: updated,
+    jobs: jobs.map((job) => ({ id: job.jobId, documentId: job.sourceId, status: 'PENDING' })),
+    documents: jobs.map((job) => rows.get(job.sourceId)).filter((row): row is SourceRow => row !== undefined),
+  };
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** POST /v2/documents/public: web URLs are created or refreshed; other sources are ids. */
+export async function ingest(ctx: RequestContext, body: IngestBody): Promise<QueueResult> {
+  if (body.documentIdsToAdd.length === 0 && body.documentIdsToRefresh.length === 0) {
+    throw new AppError('bad_request', 'body: give at least one entry in documentIdsToAdd or documentIdsToRefresh');
+  }
+  const flags = { english: body.english, baser: body.baser };
+  return body.source === 'web' ? ingestWeb(ctx, body, flags) : ingestById(ctx, body, flags);
+}
+
+function webUrls(entries: string[], field: string): string[] {
+  return unique(
+    entries.map((entry, i) => {
+      if (UUID.test(entry)) {
+        throw new AppError('bad_request', `body.${field}.${i}: source ids are not accepted for source=web; give the page URL`);
+      }
+      const url = normalizeUrl(entry);
+      if (!url) throw new AppError('bad_request', `body.${field}.${i}: not a valid http(s) URL`);
+      return url;
+    }),
+  );
+}
+
+async function ingestWeb(ctx: RequestContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
+  const toAdd = webUrls(body.documentIdsToAdd, 'documentIdsToAdd');
+  const toRefresh = webUrls(body.documentIdsToRefresh, 'documentIdsToRefresh');
+  return inTransaction(ctx.db, async (tx) => {
+    const byUrl = new Map((await findByExternalIds(tx, ctx.workspaceId, 'web', unique([...toAdd, ...toRefresh]))).map((r) => [r.externalId, r]));
+    toRefresh.forEach((url) => {
+      if (!byUrl.has(url)) {
+        const i = body.documentIdsToRefresh.findIndex((entry) => normalizeUrl(entry) === url);
+        throw new AppError('bad_request', `body.documentIdsToRefresh.${i}: no web source for ${url}; add it with documentIdsToAdd`);
+      }
+    });
+    const fresh = toAdd.filter((url) => !byUrl.has(url));
+    const now = ctx.clock.now();
+    const inserted = await insertSources(
+      tx,
+      fresh.map((url) => ({
+        workspaceId: ctx.workspaceId,
+        source: 'web',
+        externalId: url,
+        originalUrl: url,
+        domain: new URL(url).hostname,
+        title: url,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    const insertedUrls = new Set(inserted.map((r) => r.externalId));
+    // A URL a concurrent request inserted first is refreshed like any existing one.
+    const raced = fresh.filter((url) => !insertedUrls.has(url));
+    for (const row of await findByExternalIds(tx, ctx.workspaceId, 'web', raced)) byUrl.set(row.externalId, row);
+    const added = inserted.map((r) => r.id);
+    const updated = unique([...toAdd, ...toRefresh].filter((url) => byUrl.has(url)).map((url) => byUrl.get(url)!.id));
+    return queueJobs(ctx, tx, added, updated, flags);
+  });
+}
+
+async function ingestById(ctx: RequestContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
+  const ids = (entries: string[], field: string) =>
+    unique(
+      entries.map((entry, i) => {
+        if (!UUID.test(entry)) throw new AppError('bad_request', `body.${field}.${i}: expected a source id (UUID) for source=${body.source}`);
+        return entry.toLowerCase();
+      }),
+    );
+  const toAdd = ids(body.documentIdsToAdd, 'documentIdsToAdd');
+  const toRefresh = ids(body.documentIdsToRefresh, 'documentIdsToRefresh').filter((id) => !toAdd.includes(id));
+  return inTransaction(ctx.db, async (tx) => {
+    const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, [...toAdd, ...toRefresh], { lock: true })).map((r) => [r.id, r]));
+    const check = (list: string[], field: string, entries: string[]) =>
+      list.forEach((id) => {
+        if (rows.get(id)?.source !== body.source) {
+          const i = entries.findIndex((entry) => entry.toLowerCase() === id);
+          throw new AppError('bad_request', `body.${field}.${i}: no ${body.source} source ${id} in this workspace`);
+        }
+      });
+    check(toAdd, 'documentIdsToAdd', body.documentIdsToAdd);
+    check(toRefresh, 'documentIdsToRefresh', body.documentIdsToRefresh);
+    return queueJobs(ctx, tx, toAdd, toRefresh, flags);
+  });
+}
+
+/** POST /v2/documents/public/refresh: re-fetches existing sources; uploaded files cannot be. */
+export async function refreshSources(ctx: RequestContext, documentIds: string[]): Promise<string[]> {
+  const ids = unique(documentIds);
+  return inTransaction(ctx.db, async (tx) => {
+    const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, ids, { lock: true })).map((r) => [r.id, r]));
+    ids.forEach((id) => {
+      const row = rows.get(id);
+      const i = documentIds.indexOf(id);
+      if (!row) throw new AppError('bad_request', `body.documentIds.${i}: no source ${id} in this workspace`);
+      if (row.source === 'files') {
+        throw new AppError('bad_request', `body.documentIds.${i}: ${id} is an uploaded file, which cannot be refreshed; upload it again`);
+      }
+    });
+    await queueJobs(ctx, tx, [], ids);
+    return ids;
+  });
+}
+
+/** DELETE /v2/documents/public: the sources, their files and job history, and optionally their articles. */
+export async function deleteSources(ctx: RequestContext, documentIds: string[], deleteArticles: boolean) {
+  const ids = unique(documentIds);
+  return inTransaction(ctx.db, async (tx) => {
+    // Locking first makes a running job's final write wait for the delete and then find nothing.
+    const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, ids, { lock: true })).map((r) => [r.id, r]));
+    ids.forEach((id) => {
+      if (!rows.has(id)) throw new AppError('bad_request', `body.documentIds.${documentIds.indexOf(id)}: no source ${id} in this workspace`);
+    });
+    const articleIds = deleteArticles
+      ? unique([...rows.values()].map((r) => r.linkedKnowledgeId).filter((id): id is string => id !== null))
+      : [];
+    const deletedArticles = await deleteArticlesInTransaction(tx, ctx.workspaceId, articleIds);
+    const deletedSources = await deleteSourceRows(tx, ctx.workspaceId, ids);
+    if (deletedArticles.length) {
+      // Other sources linked to a deleted article are unlinked rather than left pointing at nothing.
+      await tx
+        .update(sources)
+        .set({ linkedKnowledgeId: null, linkedOperation: null, linkedReason: null, changed: false, updatedAt: ctx.clock.now() })
+        .where(and(eq(sources.workspaceId, ctx.workspaceId), inArray(sources.linkedKnowledgeId, deletedArticles.map((a) => a.id))));
+    }
+    const order = new Map(ids.map((id, i) => [id, i]));
+    deletedSources.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return { deletedSources, deletedArticles };
+  });
+}
+
+/** POST /v2/documents/public/files: stores the original bytes and queues their extraction. */
+export async function uploadFile(ctx: RequestContext, upload: Upload): Promise<QueueResult> {
+  const { file } = upload;
+  const fields = upload.fields as { title?: string; english?: boolean };
+  if (file.data.byteLength === 0) throw new AppError('bad_request', 'body.file: the file is empty');
+  const kind = detectContentKind({ contentType: file.mimetype, filename: file.filename, body: file.data });
+  if (!kind) {
+    throw new AppError(
+      'unsupported_media_type',
+      `unsupported file type ${file.mimetype || 'unknown'} (${file.filename}); upload PDF, DOCX, HTML, Markdown or plain text`,
+    );
+  }
+  const id = randomUUID();
+  const filename = file.filename || `upload.${kind === 'markdown' ? 'md' : kind === 'text' ? 'txt' : kind}`;
+  const sha256 = createHash('sha256').update(file.data).digest('hex');
+  return inTransaction(ctx.db, async (tx) => {
+    const now = ctx.clock.now();
+    await insertSources(tx, [
+      {
+        id,
+        workspaceId: ctx.workspaceId,
+        source: 'files',
+        externalId: id,
+        originalUrl: filename,
+        title: fields.title ?? filename,
+        storageUrl: storageUrlOf(id),
+        mimeType: MIME_OF_KIND[kind],
+        english: fields.english ?? true,
+        misc: { filename, size: file.data.byteLength, sha256, titleGiven: fields.title !== undefined },
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
+    await insertFile(tx, { sourceId: id, workspaceId: ctx.workspaceId, filename, mimeType: MIME_OF_KIND[kind], sha256, data: file.data, createdAt: now });
+    return queueJobs(ctx, tx, [id], []);
+  });
+}
+
+/** The original bytes of an uploaded file source. */
+export async function getSourceFile(ctx: RequestContext, id: string) {
+  const file = await findFile(ctx.db, ctx.workspaceId, id);
+  if (!file) throw new AppError('not_found', `no uploaded file for source ${id}`);
+  return file;
+}
+
+export interface DeepCrawlInput {
+  links: string[];
+  limit: number;
+  maxDepth: number;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** POST /v2/documents/public/deep-crawl/links: discovers same-site URLs, creating nothing. */
+export async function deepCrawl(ctx: RequestContext, input: DeepCrawlInput, signal?: AbortSignal) {
+  const seeds = unique(
+    input.links.map((link, i) => {
+      const url = normalizeUrl(link);
+      if (!url) throw new AppError('bad_request', `body.links.${i}: not a valid http(s) URL`);
+      return url;
+    }),
+  );
+  const runtime = ingestRuntime(ctx.config);
+  const result = await crawlSite({
+    seeds,
+    limit: input.limit,
+    maxDepth: input.maxDepth,
+    ...(input.include ? { include: input.include } : {}),
+    ...(input.exclude ? { exclude: input.exclude } : {}),
+    timeBudgetMs: ctx.config.ingest.crawlTimeBudgetMs,
+    perHostDelayMs: ctx.config.ingest.hostDelayMs,
+    userAgent: runtime.userAgent,
+    fetch: runtime.fetch,
+    robots: runtime.robots,
+    limiter: runtime.limiter,
+    ...(signal ? { signal } : {}),
+  });
+  return { data: result.urls, message: result.message };
+}

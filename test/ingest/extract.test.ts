@@ -1,0 +1,351 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  UnsupportedContentError, decodeText, detectContentKind, extractContent, extractHtml,
+} from '../../src/ingest/extract/index.js';
+import { crawlFixtures } from '../support/processes.js';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+// ---------------------------------------------------------------------------------------------
+// Tiny document writers, so the binary formats are tested without fixtures.
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of data) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A store-only (uncompressed) zip archive. */
+function zip(files: Record<string, string>): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const data = Buffer.from(content, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + data.length;
+  }
+  const centralSize = centrals.reduce((sum, b) => sum + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, ...centrals, end]));
+}
+
+function docx(paragraphsXml: string): Uint8Array {
+  return zip({
+    '[Content_Types].xml': '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    '_rels/.rels': '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphsXml}</w:body></w:document>`,
+  });
+}
+const wordParagraph = (text: string, style?: string) =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+/** A one-page PDF with one line of Helvetica text, xref offsets computed. */
+function pdf(text: string, title?: string): Uint8Array {
+  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    `<< /Title (${title ?? ''}) >>`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${title ? ' /Info 6 0 R' : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return utf8(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('detectContentKind', () => {
+  it('uses the MIME type first, ignoring parameters and case', () => {
+    assert.equal(detectContentKind({ contentType: 'text/html' }), 'html');
+    assert.equal(detectContentKind({ contentType: 'TEXT/HTML; charset=utf-8' }), 'html');
+    assert.equal(detectContentKind({ contentType: 'application/xhtml+xml' }), 'html');
+    assert.equal(detectContentKind({ contentType: 'application/pdf', filename: 'x.docx' }), 'pdf');
+    assert.equal(detectContentKind({ contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }), 'docx');
+    assert.equal(detectContentKind({ contentType: 'text/markdown' }), 'markdown');
+    assert.equal(detectContentKind({ contentType: 'text/plain' }), 'text');
+  });
+  it('rejects specific unsupported types whatever the name says', () => {
+    assert.equal(detectContentKind({ contentType: 'image/png', filename: 'a.pdf' }), null);
+    assert.equal(detectContentKind({ contentType: 'application/zip' }), null);
+  });
+  it('falls back to the extension for generic or missing types', () => {
+    assert.equal(detectContentKind({ filename: 'Guide.PDF' }), 'pdf');
+    assert.equal(detectContentKind({ contentType: 'application/octet-stream', filename: 'notes.md' }), 'markdown');
+    assert.equal(detectContentKind({ filename: '/docs/readme.txt' }), 'text');
+    assert.equal(detectContentKind({ filename: 'page.htm' }), 'html');
+    assert.equal(detectContentKind({ filename: 'report.docx' }), 'docx');
+    assert.equal(detectContentKind({ filename: 'photo.jpg' }), null);
+  });
+  it('sniffs the bytes for octet-stream or missing types', () => {
+    assert.equal(detectContentKind({ contentType: 'application/octet-stream', body: pdf('Hi') }), 'pdf');
+    assert.equal(detectContentKind({ body: docx(wordParagraph('x')) }), 'docx');
+    assert.equal(detectContentKind({ body: zip({ 'a.txt': 'plain zip' }) }), null);
+    assert.equal(detectContentKind({ body: utf8('\ufeff  <!DOCTYPE html><html></html>') }), 'html');
+    assert.equal(detectContentKind({ body: utf8('<HTML><body>x</body></HTML>') }), 'html');
+    assert.equal(detectContentKind({ body: utf8('<!-- licence -->\n<!doctype html><html>') }), 'html');
+    assert.equal(detectContentKind({ body: utf8('just some words') }), null);
+    assert.equal(detectContentKind({}), null);
+  });
+});
+
+describe('decodeText', () => {
+  it('honours byte-order marks over any label', () => {
+    assert.equal(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xc3, 0xa9]), 'windows-1252'), 'hé');
+    assert.equal(decodeText(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0xe9, 0x00])), 'hé');
+    assert.equal(decodeText(new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9])), 'hé');
+  });
+  it('uses the charset argument, then <meta> for HTML, then UTF-8', () => {
+    const latin = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80]); // "café €" in windows-1252
+    assert.equal(decodeText(latin, 'windows-1252'), 'café €');
+    const page = Buffer.concat([Buffer.from('<html><head><meta charset="windows-1252"></head><body>'), Buffer.from(latin), Buffer.from('</body></html>')]);
+    assert.match(decodeText(page, null, 'html'), /café €/);
+    const httpEquiv = Buffer.concat([Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">'), Buffer.from([0xe9])]);
+    assert.match(decodeText(httpEquiv, undefined, 'html'), /é$/);
+    assert.equal(decodeText(utf8('naïve'), null, 'text'), 'naïve');
+  });
+  it('falls back to UTF-8 for bogus labels without throwing', () => {
+    assert.equal(decodeText(utf8('héllo'), 'unicode'), 'héllo');
+    assert.equal(decodeText(utf8('héllo'), 'x-no-such-charset'), 'héllo');
+    assert.match(decodeText(utf8('<meta http-equiv="Content-Type" content="text/html; charset=unicode">ünï'), null, 'html'), /ünï$/);
+  });
+});
+
+describe('extractHtml', () => {
+  const page = `<!doctype html><html><head><title>Resetting your password | Acme Help Center</title>
+    <style>p { color: red }</style><script>var tracking = "do not index";</script></head><body>
+    <div id="cookie-banner">We use cookies to improve your experience. Accept all cookies?</div>
+    <header class="site-header"><a href="/">Acme</a><nav><a href="/a">Products</a> <a href="/b">Pricing</a></nav></header>
+    <div class="layout">
+      <aside class="sidebar"><ul><li><a href="/1">Billing</a></li><li><a href="/2">Accounts</a></li></ul></aside>
+      <main><article>
+        <h1>Resetting your password</h1>
+        <p>If you forgot your password, you can reset it from the sign-in page in a few steps.</p>
+        <h2>Steps</h2>
+        <ol><li>Open the sign-in page and click <a href="/forgot">Forgot password</a>.</li><li>Enter the e-mail address of your account.</li></ol>
+        <table><tr><th>Plan</th><th>Reset by</th></tr><tr><td>Free</td><td>E-mail link</td></tr></table>
+        <pre><code>curl -X POST https://api.acme.test/reset
+  -d email=me@example.com</code></pre>
+        <p>The link in the e-mail expires after   24 hours,
+           so use it promptly.</p>
+        <div class="share-buttons"><a href="#">Share on Twitter</a> <a href="#">Share on Facebook</a></div>
+      </article></main>
+    </div>
+    <form><input name="q"><button>Search</button></form>
+    <footer><p>© 2024 Acme Inc. All rights reserved.</p></footer>
+    </body></html>`;
+
+  it('keeps the main content as readable paragraphs and drops boilerplate', () => {
+    const { title, paragraphs } = extractHtml(page, 'https://help.acme.test/reset');
+    assert.equal(title, 'Resetting your password');
+    assert.deepEqual(paragraphs, [
+      'Resetting your password',
+      'If you forgot your password, you can reset it from the sign-in page in a few steps.',
+      'Steps',
+      '1. Open the sign-in page and click Forgot password.',
+      '2. Enter the e-mail address of your account.',
+      'Plan | Reset by',
+      'Free | E-mail link',
+      'curl -X POST https://api.acme.test/reset\n  -d email=me@example.com',
+      'The link in the e-mail expires after 24 hours, so use it promptly.',
+    ]);
+  });
+
+  it('cleans site suffixes from the document title when there is no matching <h1>', () => {
+    const html = '<html><head><title>Shipping times - Acme Support</title></head><body><p>Orders ship within two business days from our warehouse in Ohio.</p></body></html>';
+    assert.deepEqual(extractHtml(html), { title: 'Shipping times', paragraphs: ['Orders ship within two business days from our warehouse in Ohio.'] });
+    const og = '<html><head><meta property="og:title" content="Returns policy"><title>Acme</title></head><body><p>Return any item within thirty days of delivery for a full refund.</p></body></html>';
+    assert.equal(extractHtml(og).title, 'Returns policy');
+  });
+
+  it('removes exact consecutive duplicates and empty blocks', () => {
+    const html = '<html><body><article><p>Same paragraph text repeated here for the test.</p><p>Same paragraph text repeated here for the test.</p><p>  </p><p>Another distinct paragraph follows the duplicated one.</p></article></body></html>';
+    assert.deepEqual(extractHtml(html).paragraphs, ['Same paragraph text repeated here for the test.', 'Another distinct paragraph follows the duplicated one.']);
+  });
+
+  it('finishes quickly on the crawl test site pages (spider trap, bogus charset)', () => {
+    const dir = path.join(crawlFixtures, 'nutch-fetch-test-site');
+    const trap = readFileSync(path.join(dir, 'nested_spider_trap.html'));
+    let start = performance.now();
+    const trapResult = extractHtml(decodeText(trap, null, 'html'));
+    assert.ok(performance.now() - start < 1000, 'spider trap extraction is bounded');
+    assert.equal(trapResult.title, 'nested spider trap');
+    assert.deepEqual(trapResult.paragraphs, ['Nutch fetcher test page']);
+
+    const exception = readFileSync(path.join(dir, 'exception.html'));
+    start = performance.now();
+    const result = extractHtml(decodeText(exception, null, 'html'));
+    assert.ok(performance.now() - start < 1000);
+    assert.equal(result.title, 'Exception');
+    assert.deepEqual(result.paragraphs, ['!!Trying to parse this one will fail with a MalformedInputException!! Nutch fetcher test page.']);
+  });
+
+  it('keeps the hidden panels of a tab set but not other hidden elements', () => {
+    const html = `<html><body><main><h1>Install the SDK</h1>
+      <p>Pick your programming language below and run the install command shown for it.</p>
+      <div role="tablist"><button role="tab">Python</button><button role="tab">Node.js</button></div>
+      <div role="tabpanel"><pre>pip install acme</pre></div>
+      <div role="tabpanel" hidden style="display:none"><pre>npm install acme</pre></div>
+      <div hidden><p>A hidden survey that never shows up on the page for anyone.</p></div>
+      </main></body></html>`;
+    const { paragraphs } = extractHtml(html);
+    assert.ok(paragraphs.includes('pip install acme'));
+    assert.ok(paragraphs.includes('npm install acme'));
+    assert.ok(!paragraphs.some((p) => p.includes('survey')));
+  });
+
+  it('does not read heading-slug ids as boilerplate class words', () => {
+    const html = `<html><body><article><h1>Quickstart</h1>
+      <p>This quickstart walks you through your first request to the messaging API.</p>
+      <section id="sign-up-for-an-account-and-get-a-key"><h2>Sign up for an account and get a key</h2>
+      <p>Create an account in the console, then copy the API key shown on the dashboard.</p></section>
+      <div id="signup"><p>Sign up to our newsletter for monthly product news and tips.</p></div>
+      </article></body></html>`;
+    const { paragraphs } = extractHtml(html);
+    assert.ok(paragraphs.includes('Create an account in the console, then copy the API key shown on the dashboard.'));
+    assert.ok(!paragraphs.some((p) => p.includes('newsletter')));
+  });
+
+  it('puts block-level lines of a code block on lines of their own', () => {
+    const html = `<html><body><article><p>Run this script to print the name of the operating system you are on.</p>
+      <pre><div><span>1</span><div><span>import</span> os</div></div><div><span>2</span><div>print(os.name)</div></div></pre>
+      </article></body></html>`;
+    assert.ok(extractHtml(html).paragraphs.includes('1\nimport os\n2\nprint(os.name)'));
+  });
+
+  it('keeps the link lists of a page that is a link directory', () => {
+    const items = ['Tuning your server by Greg Smith', 'Query profiling by Jane Doe', 'Faster counting by Joe Nelson',
+      'Row count estimates by David Conlin', 'Index-only scans by David Conlin', 'Logging checkpoints']
+      .map((t) => `<li><a href="/wiki/${t.length}">${t}</a></li>`).join('');
+    const html = `<html><body><div class="siteNotice">From the Example wiki</div>
+      <div id="content"><h2>How to ask effective questions about slow queries on the project mailing lists</h2>
+      <ul>${items}</ul><h2>Hardware</h2><ul>${items}</ul></div></body></html>`;
+    const { paragraphs } = extractHtml(html);
+    assert.ok(paragraphs.includes('Tuning your server by Greg Smith'));
+    assert.ok(paragraphs.includes('Hardware'));
+    assert.ok(!paragraphs.includes('From the Example wiki'));
+  });
+
+  it('reads a reference page of linked terms with one-line definitions as content', () => {
+    const members = ['binaryType|The binary data type in use.', 'bufferedAmount|The number of queued bytes.',
+      'close()|Closes the connection right away.', 'send()|Enqueues data to be sent.', 'url|The absolute URL of the socket.',
+      'protocol|The protocol the server picked.', 'readyState|The state of the connection.', 'extensions|The extensions the server chose.']
+      .map((m) => m.split('|')).map(([term, text]) => `<dt><a href="/ref/${term}">WebSocket.prototype.${term}</a> <a href="/ref/readonly">(read only)</a></dt><dd><p>${text}</p></dd>`).join('');
+    const html = `<html><body><div class="page">
+      <div class="toc"><ul><li><a href="#a">Constructor</a></li><li><a href="#b">Properties</a></li><li><a href="#c">Methods</a></li></ul></div>
+      <div class="body"><h2>Members</h2><dl>${members}</dl>
+      <section><h2>Events</h2><p>Listen to these events with addEventListener() or by assigning a handler to the matching property of the socket.</p>
+      <p>Events fire in the order the server sends them; a close event always comes last, after any error event for the connection and after every pending message.</p></section></div>
+      </div></body></html>`;
+    const { paragraphs } = extractHtml(html);
+    assert.ok(paragraphs.includes('WebSocket.prototype.binaryType (read only)'));
+    assert.ok(paragraphs.includes('Closes the connection right away.'));
+    assert.ok(paragraphs.some((p) => p.startsWith('Listen to these events')));
+  });
+
+  it('stays bounded on hostile nesting', () => {
+    const html = `<html><body><p>${'<i><b>'.repeat(4000)}deep text</p></body></html>`;
+    const start = performance.now();
+    assert.deepEqual(extractHtml(html).paragraphs, ['deep text']);
+    assert.ok(performance.now() - start < 2000);
+  });
+});
+
+describe('extractContent', () => {
+  it('dispatches HTML with the declared charset', async () => {
+    const body = Buffer.concat([Buffer.from('<html><head><title>Caf\u00e9</title></head><body><p>Le caf'), Buffer.from([0xe9]), Buffer.from(' est servi chaque matin dans le hall principal.</p></body></html>')]);
+    const result = await extractContent({ body, contentType: 'text/html', charset: 'windows-1252' });
+    assert.deepEqual(result.paragraphs, ['Le café est servi chaque matin dans le hall principal.']);
+  });
+
+  it('extracts Markdown blocks', async () => {
+    const markdown = [
+      '---', 'layout: doc', '---',
+      '# Getting started', '', 'Install the **CLI** with [npm](https://npmjs.com):', '',
+      '```sh', 'npm i -g acme', 'acme login', '```', '',
+      '- First *item*', '- Second item', '1. Numbered', '',
+      '| Plan | Price |', '| --- | ---: |', '| Free | 0 |', '| Pro | 10 |', '',
+      '## Next steps', 'Read the `config` guide.',
+    ].join('\n');
+    const result = await extractContent({ body: utf8(markdown), contentType: 'text/markdown', filename: 'start.md' });
+    assert.deepEqual(result, {
+      title: 'Getting started',
+      paragraphs: ['Getting started', 'Install the CLI with npm:', 'npm i -g acme\nacme login', 'First item', 'Second item', 'Numbered', 'Plan | Price', 'Free | 0', 'Pro | 10', 'Next steps', 'Read the config guide.'],
+    });
+    const untitled = await extractContent({ body: utf8('Just text.'), filename: 'my_notes.md' });
+    assert.equal(untitled.title, 'my notes');
+  });
+
+  it('extracts plain text split on blank lines', async () => {
+    const text = '  Refund policy  \r\n\r\nRefunds are issued   within\n5 days.\n\n\n\nContact   support for help.\n';
+    assert.deepEqual(await extractContent({ body: utf8(text), contentType: 'text/plain; charset=utf-8' }), {
+      title: 'Refund policy',
+      paragraphs: ['Refund policy', 'Refunds are issued within 5 days.', 'Contact support for help.'],
+    });
+  });
+
+  it('extracts a DOCX through mammoth and the HTML walker', async () => {
+    const body = docx(wordParagraph('Onboarding guide', 'Heading1') + wordParagraph('Welcome to   the team.') + wordParagraph('Your laptop arrives on day one.'));
+    const result = await extractContent({ body, filename: 'onboarding.docx' });
+    assert.deepEqual(result, { title: 'Onboarding guide', paragraphs: ['Onboarding guide', 'Welcome to the team.', 'Your laptop arrives on day one.'] });
+    const untitled = await extractContent({ body: docx(wordParagraph('Plain body text only.')), contentType: 'application/octet-stream', filename: 'memo.docx' });
+    assert.deepEqual(untitled, { title: 'memo', paragraphs: ['Plain body text only.'] });
+  });
+
+  it('extracts a PDF through unpdf', async () => {
+    const withTitle = await extractContent({ body: pdf('Hello from a PDF page.', 'Release notes'), contentType: 'application/pdf' });
+    assert.deepEqual(withTitle, { title: 'Release notes', paragraphs: ['Hello from a PDF page.'] });
+    const sniffed = await extractContent({ body: pdf('Warranty terms apply.'), contentType: 'application/octet-stream' });
+    assert.deepEqual(sniffed, { title: 'Warranty terms apply.', paragraphs: ['Warranty terms apply.'] });
+  });
+
+  it('throws UnsupportedContentError for unsupported types and empty documents', async () => {
+    await assert.rejects(extractContent({ body: new Uint8Array([0x89, 0x50]), contentType: 'image/png' }),
+      (error: unknown) => error instanceof UnsupportedContentError && error.message === 'unsupported content type: image/png');
+    await assert.rejects(extractContent({ body: utf8('<html><body><script>x()</script></body></html>'), contentType: 'text/html' }),
+      (error: unknown) => error instanceof UnsupportedContentError && error.message === 'no extractable text');
+    await assert.rejects(extractContent({ body: utf8('%PDF-1.4 broken'), contentType: 'application/pdf' }), UnsupportedContentError);
+  });
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
+import { freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+
+const KEY = /parley_[A-Za-z0-9_-]{43}/;
+
+interface Doc { id: string; linkedJobStatus: string; linkedJobId: string; success: boolean; error: string; paragraphs: string[] }
+
+describe('source ingestion survives a killed worker', { timeout: 120_000 }, () => {
+  let env: Record<string, string | undefined>;
+  let cleanup: () => Promise<void>;
+  let site: FakeSite;
+  before(async () => {
+    ({ env, cleanup } = await processTestEnv('parley-ingest-kill-', {
+      PARLEY_FETCH_ALLOW_PRIVATE: 'true',
+      PARLEY_INGEST_HOST_DELAY_MS: '0',
+      PARLEY_INGEST_LEASE_SECONDS: '2',
+    }));
+    site = await startFakeSite();
+  });
+  after(async () => {
+    await site.close();
+    await cleanup();
+  });
+
+  it('retries the job of a worker killed mid-fetch on another process, and the record ends COMPLETED', async () => {
+    let attempts = 0;
+    let firstAttempt: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (firstAttempt = resolve));
+    site.set('/article', {
+      handle: (_req, res) => {
+        attempts += 1;
+        if (attempts === 1) {
+          firstAttempt();
+          return; // hangs: the worker is killed while waiting for this answer
+        }
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html('Survivor', 'This page was fetched by the second worker after the first one died.'));
+      },
+    });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let first: Proc | undefined = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
+    let second: Proc | undefined;
+    try {
+      await first.waitForOutput(/Server listening/);
+      const key = (await first.waitForOutput(KEY))[0];
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const res = await fetch(`${base}/v2/documents/public`, { method: 'POST', headers, body: JSON.stringify({ documentIdsToAdd: [site.url('/article')] }) });
+      assert.equal(res.status, 202);
+      const id = ((await res.json()) as { addedDocumentIds: string[] }).addedDocumentIds[0]!;
+      await started;
+      const during = (await (await fetch(`${base}/v2/documents/public/${id}`, { headers })).json()) as Doc;
+      assert.equal(during.linkedJobStatus, 'IN_PROGRESS');
+      await stop(first, 'SIGKILL');
+      first = undefined;
+
+      second = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
+      await second.waitForOutput(/Server listening/);
+      const deadline = Date.now() + 60_000;
+      let doc: Doc;
+      for (;;) {
+        doc = (await (await fetch(`${base}/v2/documents/public/${id}`, { headers })).json()) as Doc;
+        if (doc.linkedJobStatus === 'COMPLETED' || doc.linkedJobStatus === 'FAILED') break;
+        assert.ok(Date.now() < deadline, `still ${doc.linkedJobStatus}:\n${second.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.equal(doc.linkedJobStatus, 'COMPLETED', doc.error);
+      assert.equal(doc.linkedJobId, during.linkedJobId);
+      assert.equal(doc.success, true);
+      assert.ok(doc.paragraphs.some((p) => p.includes('second worker')));
+      assert.equal(attempts, 2);
+    } finally {
+      if (first) await stop(first, 'SIGKILL');
+      if (second) await stop(second, 'SIGKILL');
+    }
+  });
+});

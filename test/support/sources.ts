@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import type { TestApp } from './app.js';
+import { expectStatus } from './security.js';
+
+/** The wire `Document`. */
+export interface Source {
+  id: string; originalUrl: string; url: string; title: string; storageUrl: string | null; companyId: string; source: string;
+  externalId: string; english: boolean; baser: boolean; success: boolean; error: string; createdAt: string; updatedAt: string;
+  mimeType: string; type: string | null; linkedKnowledgeId: string | null; linkedOperation: string | null; linkedReason: string | null;
+  linkedJobId: string | null; linkedJobStatus: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | null; changed: boolean;
+  paragraphs: string[]; oldParagraphs: string[];
+}
+
+export interface IngestResult {
+  addedDocumentIds: string[];
+  updatedDocumentIds: string[];
+  jobs: { id: string; documentId: string; status: string }[];
+  documents: Source[];
+}
+
+/** Settings of a test app that ingests from fake sites on 127.0.0.1 without waiting. */
+export const INGEST_ENV = {
+  PARLEY_FETCH_ALLOW_PRIVATE: 'true',
+  PARLEY_INGEST_HOST_DELAY_MS: '0',
+  PARLEY_INGEST_RETRY_DELAY_SECONDS: '1',
+  PARLEY_FETCH_TIMEOUT_MS: '5000',
+};
+
+export async function ingestUrls(t: TestApp, key: string, urls: string[], extra: Record<string, unknown> = {}): Promise<IngestResult> {
+  return expectStatus<IngestResult>(t, 202, 'POST', '/v2/documents/public', key, { documentIdsToAdd: urls, ...extra });
+}
+
+/** Polls a source until its job is COMPLETED or FAILED (or the given status), as a client would. */
+export async function waitForSource(
+  t: TestApp,
+  key: string,
+  id: string,
+  done: (s: Source) => boolean = (s) => s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED',
+  timeoutMs = 20_000,
+): Promise<Source> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const source = await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
+    if (done(source)) return source;
+    assert.ok(Date.now() < deadline, `source ${id} stayed ${source.linkedJobStatus}: ${JSON.stringify(source)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
