@@ -113,10 +113,20 @@ export class JobQueue {
         },
         async ([item]) => {
           if (!item) return;
-          await this.run(job, item);
+          try {
+            await this.run(job, item);
+          } finally {
+            // A queue that just yielded a job may hold more: its workers fetch again at once
+            // instead of waiting out the poll interval (an empty fetch returns them to polling).
+            this.wakeWorkers(job.name);
+          }
         },
       );
     }
+  }
+
+  private wakeWorkers(name: string): void {
+    for (const worker of this.boss.getWipData()) if (worker.name === name) this.boss.notifyWorker(worker.id);
   }
 
   private async run(
