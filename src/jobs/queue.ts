@@ -7,6 +7,9 @@ import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
 import { deadLetterName, type JobDefinition, jobOptions, type RegisteredJob } from './job.js';
 
+/** An id no job has: a lookup that only warms pg-boss's queue cache. */
+const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
 /** pg-boss keeps its tables in this schema, beside Parley's own. */
 export const QUEUE_SCHEMA = 'pgboss';
 
@@ -88,6 +91,11 @@ export class JobQueue {
       });
       if (job.schedule) await this.boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
     }
+    // Creating or updating a queue evicts it from pg-boss's queue cache, and the next enqueue
+    // would fill the cache with a query on pg-boss's own connection while the caller's
+    // transaction holds the database: on PGlite (one connection) that waits forever. A lookup now,
+    // outside any transaction, fills the cache again.
+    for (const job of this.jobs.values()) await this.boss.getJobById(job.name, NO_JOB);
     this.started = true;
   }
 

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { articles } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeTenant, type Tenant } from '../support/factories.js';
-import { assertError, expectStatus, securitySuite } from '../support/security.js';
+import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
 
 interface Content { title: string; mainKnowledge: string; agentInstruction: string; questions: string[]; keywords: string[]; escalation: boolean }
 interface Article extends Content {
@@ -98,7 +98,7 @@ describe('article routes', () => {
     const onDraft: Build = async (app, o) => ({ path: sub((await draftOf(app, o)).draft.id, 'publish'), body: {} });
     const create: Build = async (app, o) => ({ path: '/v2/hc-articles/public', body: { ...content('c'), parentFolderId: await newFolder(app, o.key) } });
     // [label, method, scope, request, status for a resource of another workspace]
-    const routes: [string, string, 'read' | 'write', Build, number | undefined][] = [
+    const routes: SecuredRouteRow[] = [
       ['list', 'GET', 'read', async () => ({ path: '/v2/hc-articles/public' }), undefined],
       ['by ids', 'POST', 'read', async (app, o) => ({ path: '/v2/hc-articles/ids/public', body: { articleIds: [(await liveIn(app, o)).id] } }), undefined],
       ['create', 'POST', 'write', create, 400],
@@ -111,15 +111,7 @@ describe('article routes', () => {
       ['move', 'PUT', 'write', moveBody, 404],
       ['delete', 'DELETE', 'write', onLive(null), 404],
     ];
-    for (const [label, method, scope, build, cross] of routes) {
-      describe(label, () =>
-        securitySuite(() => t, {
-          method,
-          scope,
-          request: build,
-          otherWorkspace: cross ? { request: build, status: cross } : undefined,
-        }));
-    }
+    securitySuites(() => t, routes);
   });
 
   describe('create and read', () => {

@@ -90,3 +90,24 @@ export function securitySuite(getApp: () => TestApp, route: SecuredRoute): void 
     }
   });
 }
+
+/** One row of a route table for `securitySuites`: label, method, scope, request builder, cross-workspace status. */
+export type SecuredRouteRow = [
+  label: string,
+  method: string,
+  scope: Scope,
+  request: SecuredRoute['request'],
+  otherWorkspaceStatus: number | undefined,
+];
+
+/**
+ * The shared security suite for each route of a table; a route with a status in the last column
+ * is also called with another workspace's resource and must answer that status.
+ */
+export function securitySuites(getApp: () => TestApp, routes: SecuredRouteRow[]): void {
+  for (const [label, method, scope, request, cross] of routes) {
+    describe(label, () =>
+      securitySuite(getApp, { method, scope, request, otherWorkspace: cross ? { request, status: cross } : undefined }),
+    );
+  }
+}

@@ -6,7 +6,7 @@
 // link hops from a seed, `timeBudgetMs`, 5 × limit pages fetched, a bounded frontier and a bounded
 // number of sitemap documents. Failures of single pages are counted, never thrown.
 import { createHash } from 'node:crypto';
-import type { SafeFetch } from '../fetch/safe-fetch.js';
+import { FetchError, type SafeFetch } from '../fetch/safe-fetch.js';
 import { compileFilters } from './filters.js';
 import type { Filter } from './filters.js';
 import { HostLimiter } from './host-limiter.js';
@@ -96,6 +96,8 @@ interface ContentOwner {
 type PageKind = 'html' | 'document' | 'other';
 
 const STOPPED: unique symbol = Symbol('stopped');
+/** A page whose origin cannot be fetched at all (see noteRefusal). */
+const REFUSED: unique symbol = Symbol('refused');
 
 function pageKind(contentType: string | null, body: Uint8Array): PageKind {
   if (contentType === null) {
@@ -110,6 +112,8 @@ function pageKind(contentType: string | null, body: Uint8Array): PageKind {
 /** One crawl's state; `crawlSite` builds it, runs it and reports. */
 class Crawl {
   readonly urls: string[] = [];
+  /** The first refused fetch, for the summary. */
+  refusal: string | undefined;
   readonly stats: CrawlStats = { fetched: 0, skippedByRobots: 0, skippedOffSite: 0, errors: 0, truncated: false, timedOut: false };
   private readonly queue: QueueItem[] = [];
   private head = 0;
@@ -212,7 +216,8 @@ class Crawl {
       const parsed = await this.fetchSitemap(url);
       if (parsed === null) continue;
       for (const child of parsed.sitemaps) add(child, nesting + 1);
-      for (const page of parsed.urls) this.enqueue(page, 1);
+      // Sitemap URLs are listed by the site itself: depth 0, like the seeds.
+      for (const page of parsed.urls) this.enqueue(page, 0);
     }
   }
 
@@ -272,9 +277,20 @@ class Crawl {
     }
   }
 
+  /** Keeps the first refusal (a private address, a bad URL) so the summary can say why nothing came back. */
+  private noteRefusal(error: FetchError): void {
+    if (error.kind === 'blocked_address' || error.kind === 'invalid_url') this.refusal ??= error.message;
+  }
+
   private async visit(item: QueueItem): Promise<void> {
-    const decision = await this.untilStopped(this.robots.check(item.url)).catch(() => null);
-    if (decision === STOPPED) return;
+    const decision = await this.untilStopped(this.robots.check(item.url)).catch((error: unknown) => {
+      if (error instanceof FetchError) {
+        this.noteRefusal(error);
+        return REFUSED;
+      }
+      return null;
+    });
+    if (decision === STOPPED || decision === REFUSED) return;
     if (decision === null || !decision.allowed) {
       this.stats.skippedByRobots++;
       return;
@@ -287,8 +303,11 @@ class Crawl {
       response = await this.untilStopped(
         this.limiter.run(item.url, () => this.options.fetch({ url: item.url, signal: this.controller.signal }), delayMs),
       );
-    } catch {
-      if (!this.stopped) this.stats.errors++;
+    } catch (error) {
+      if (!this.stopped) {
+        this.stats.errors++;
+        if (error instanceof FetchError) this.noteRefusal(error);
+      }
       return;
     }
     if (response === STOPPED || this.stopped) return;
@@ -363,6 +382,7 @@ function summary(crawl: Crawl, seeds: number, limit: number, elapsedMs: number):
   if (crawl.stats.timedOut) message += ' Stopped at the time budget.';
   else if (crawl.stats.truncated) message += ' Stopped at the limit; the site has more pages.';
   if (crawl.stats.skippedByRobots > 0) message += ` ${plural(crawl.stats.skippedByRobots, 'page')} skipped by robots.txt.`;
+  if (crawl.refusal) message += ` Not fetched: ${crawl.refusal}.`;
   return message;
 }
 

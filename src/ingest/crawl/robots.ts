@@ -228,6 +228,9 @@ interface CacheEntry {
   expiresAt: number;
 }
 
+/** Fetch failures that mean the origin cannot be fetched at all, whatever robots.txt says. */
+const REFUSED = new Set(['blocked_address', 'invalid_url']);
+
 /** robots.txt per origin with a TTL; concurrent checks for one origin share a single fetch. */
 export class RobotsCache {
   private readonly entries = new Map<string, CacheEntry>();
@@ -277,6 +280,9 @@ export class RobotsCache {
       setTtl(this.failureTtlMs);
       // §2.3.1.2: more than five redirects may be treated as "unavailable" (a 4xx): allow.
       if (error instanceof FetchError && error.kind === 'too_many_redirects') return ALLOW_ALL;
+      // A host Parley may not fetch at all (a private address, a bad URL) is not a robots.txt
+      // question: the caller reports the fetch error itself.
+      if (error instanceof FetchError && REFUSED.has(error.kind)) throw error;
       return DISALLOW_ALL;
     }
   }

@@ -53,16 +53,16 @@ export const webFetcher: SourceFetcher = {
   async fetch(source, ctx) {
     const runtime = ingestRuntime(ctx.config);
     const url = source.externalId;
-    const robots = await runtime.robots.check(url);
-    if (!robots.allowed) {
-      throw new IngestFailure(`robots.txt of ${new URL(url).host} does not allow ${runtime.userAgent.split('/')[0]} to fetch this page`);
-    }
     const headers: Record<string, string> = {};
     if (ctx.refresh && source.success) {
       if (source.etag) headers['if-none-match'] = source.etag;
       if (source.lastModified) headers['if-modified-since'] = source.lastModified;
     }
     try {
+      const robots = await runtime.robots.check(url);
+      if (!robots.allowed) {
+        throw new IngestFailure(`robots.txt of ${new URL(url).host} does not allow ${runtime.userAgent.split('/')[0]} to fetch this page`);
+      }
       // A robots.txt Crawl-delay (capped) wins over the configured pause when longer.
       const delayMs = Math.max(ctx.config.ingest.hostDelayMs, Math.min((robots.crawlDelaySeconds ?? 0) * 1000, MAX_CRAWL_DELAY_MS));
       const response = await runtime.limiter.run(url, () => runtime.fetch({ url, headers, signal: ctx.signal }), delayMs);

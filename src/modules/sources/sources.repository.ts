@@ -118,7 +118,10 @@ export async function listSources(db: Db, workspaceId: string, query: SourceList
   // page is read backwards from the cursor and turned around.
   const downwards = (query.order === 'desc') === (query.direction === 'next');
   if (query.cursor) {
-    const position = sql`(SELECT c.updated_at, c.external_id, c.id FROM sources c WHERE c.workspace_id = ${workspaceId} AND c.id = ${query.cursor})`;
+    // The cursor record's position: where it is now, or where the client saw it (its externalId
+    // never changes, so its updatedAt then pins the old position).
+    const updatedAt = query.cursorUpdatedAt ? sql`${query.cursorUpdatedAt}::timestamptz` : sql`c.updated_at`;
+    const position = sql`(SELECT ${updatedAt}, c.external_id, c.id FROM sources c WHERE c.workspace_id = ${workspaceId} AND c.id = ${query.cursor})`;
     const tuple = sql`(${sources.updatedAt}, ${sources.externalId}, ${sources.id})`;
     where.push(downwards ? sql`${tuple} < ${position}` : sql`${tuple} > ${position}`);
   }

@@ -47,7 +47,9 @@ export function sourceRoutes() {
         'Keyset pagination: pass the last record\'s `id` as `cursor` with `direction=next` for the next page, ' +
         'or the first record\'s `id` with `direction=previous` to go back; `hasMore` says whether more ' +
         'records follow in the direction of travel. Rows inserted or updated between pages move to the ' +
-        'front and are not repeated on later pages. `success` and `linkedKnowledge` may repeat; giving ' +
+        'front and are not repeated on later pages. When the cursor record itself may have changed since ' +
+        '(a running ingestion updates records), also pass its `updatedAt` as `cursorUpdatedAt`: the page ' +
+        'then continues from where that record was. `success` and `linkedKnowledge` may repeat; giving ' +
         'both values disables the filter. `domain` needs `source=web`. An unknown `cursor` is a 400.',
       querystring: sourceListQuerySchema,
       response: sourceListSchema,

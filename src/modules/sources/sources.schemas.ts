@@ -67,6 +67,12 @@ export const sourceListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: uuidSchema.optional().describe('a source id: the page continues after (next) or before (previous) it'),
+    cursorUpdatedAt: z.iso
+      .datetime()
+      .optional()
+      .describe(
+        "the cursor record's `updatedAt` as you saw it: the page continues from where that record was, even if it changed since",
+      ),
     direction: z
       .enum(['next', 'previous'])
       .default('next')
@@ -86,6 +92,9 @@ export const sourceListQuerySchema = z
   })
   .strict()
   .superRefine((query, ctx) => {
+    if (query.cursorUpdatedAt !== undefined && query.cursor === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['cursorUpdatedAt'], message: 'cursorUpdatedAt needs cursor' });
+    }
     if (query.domain !== undefined && query.source !== 'web') {
       ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is only valid with source=web' });
     }
@@ -127,7 +136,13 @@ export const deepCrawlBodySchema = z
   .object({
     links: z.array(z.string().trim().min(1).max(MAX_URL_LENGTH)).min(1).max(20).describe('seed URLs'),
     limit: z.number().int().min(1).max(5000).default(250).describe('most URLs returned'),
-    maxDepth: z.number().int().min(0).max(10).default(3).describe('links followed from a seed (0: seeds and sitemaps only)'),
+    maxDepth: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe("clicks followed from a seed or a sitemap URL (0: the seeds and the sitemaps' URLs only)"),
     include: z
       .array(z.string().min(1).max(500))
       .max(50)
