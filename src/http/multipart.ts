@@ -2,6 +2,7 @@ import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { unstorableTextPath } from './text-guard.js';
 
 /** The file of a multipart upload, read into memory (bounded by `PARLEY_UPLOAD_LIMIT_BYTES`). */
 export interface UploadedFile {
@@ -61,6 +62,9 @@ export async function readUpload(request: FastifyRequest, declaration: UploadDec
     throw new AppError('bad_request', `malformed multipart body: ${(error as Error).message}`);
   }
   if (!file) throw new AppError('bad_request', `body.${declaration.fileField}: a file is required`);
+  // The form is read here, after the pre-validation text guard, so its text gets the same check.
+  const unstorable = unstorableTextPath(raw, 'body') ?? unstorableTextPath({ filename: file.filename }, `body.${declaration.fileField}`);
+  if (unstorable) throw new AppError('bad_request', `${unstorable}: contains a NUL character or invalid Unicode, which cannot be stored`);
   const parsed = (declaration.fields ?? z.object({})).strict().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -4,6 +4,11 @@ import { AppError } from './errors.js';
 /** Text PostgreSQL cannot store: NUL, and UTF-16 surrogates without their pair (refused by jsonb). */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Replaces what PostgreSQL cannot store: NUL dropped, an unpaired surrogate becomes U+FFFD. */
+export function storableText(text: string): string {
+  return text.replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 /** The path of the first string (or object key) in `value` that cannot be stored, if any. */
 export function unstorableTextPath(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;

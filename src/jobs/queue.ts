@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
+import { storableText } from '../http/text-guard.js';
 import { deadLetterName, type JobDefinition, jobOptions, type RegisteredJob } from './job.js';
 
 /** An id no job has: a lookup that only warms pg-boss's queue cache. */
@@ -160,6 +161,11 @@ export class JobQueue {
       log.info({ ms: Date.now() - started }, 'job completed');
     } catch (error) {
       log.warn({ err: error, ms: Date.now() - started }, 'job attempt failed');
+      // pg-boss stores the error as jsonb: text it cannot hold (a NUL quoted from a document)
+      // would make recording the failure fail too, and the job would sit active until its lease ends.
+      if (error instanceof Error && storableText(error.message) !== error.message) {
+        throw new Error(storableText(error.message), { cause: error });
+      }
       throw error;
     }
   }

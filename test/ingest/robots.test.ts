@@ -234,7 +234,7 @@ describe('RobotsCache', () => {
     const cache = new RobotsCache(fetch, 'ParleyBot/0.1 (+https://github.com/parley)', { ttlMs: 1000, now: () => now });
     const [a, b, c] = await Promise.all([cache.check('https://a.test/no/1'), cache.check('https://a.test/yes'), cache.check('https://b.test/no')]);
     assert.deepEqual(calls.sort(), ['https://a.test/robots.txt', 'https://b.test/robots.txt']);
-    assert.deepEqual(a, { allowed: false, crawlDelaySeconds: 2, sitemaps: ['https://a.test/sm.xml'] });
+    assert.deepEqual(a, { allowed: false, crawlDelaySeconds: 2, sitemaps: ['https://a.test/sm.xml'], unreachable: null });
     assert.equal(b?.allowed, true);
     assert.equal(c?.allowed, false);
     await cache.check('https://a.test/again');
@@ -248,11 +248,17 @@ describe('RobotsCache', () => {
     let now = 0;
     const { fetch, calls } = fakeFetch(() => new FetchError('network', 'connection refused'));
     const cache = new RobotsCache(fetch, 'ParleyBot', { ttlMs: 60_000, failureTtlMs: 100, now: () => now });
-    assert.equal((await cache.check('https://down.test/page')).allowed, false);
+    const down = await cache.check('https://down.test/page');
+    assert.equal(down.allowed, false);
+    assert.equal(down.unreachable, 'connection refused');
     assert.equal((await cache.check('https://down.test/robots.txt')).allowed, true);
     now = 200;
     await cache.check('https://down.test/page');
     assert.equal(calls.length, 2);
+    // forget() makes the next check read robots.txt again at once.
+    cache.forget('https://down.test/other');
+    await cache.check('https://down.test/page');
+    assert.equal(calls.length, 3);
   });
 
   it('allows a site whose robots.txt is missing (404)', async () => {

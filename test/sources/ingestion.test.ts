@@ -109,6 +109,38 @@ describe('source ingestion pipeline', () => {
     assert.equal(calls, 2);
   });
 
+  it('retries when robots.txt answers 5xx, reading it again, and completes once it answers', async () => {
+    const flaky = await startFakeSite({ '/page': html('Behind a flaky robots.txt', REFUND) });
+    let robotsCalls = 0;
+    flaky.set('/robots.txt', {
+      handle: (_req, res) => {
+        robotsCalls += 1;
+        if (robotsCalls === 1) res.writeHead(503).end();
+        else res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+      },
+    });
+    try {
+      const { addedDocumentIds } = await ingestUrls(t, tenant.key, [flaky.url('/page')]);
+      const done = await waitForSource(t, tenant.key, addedDocumentIds[0]!);
+      assert.equal(done.linkedJobStatus, 'COMPLETED', done.error);
+      assert.equal(robotsCalls, 2);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('stores text with a NUL character or a broken surrogate without it', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['Uploaded text with a NUL \u0000 inside and a lone \ud800 surrogate.\n\nSecond paragraph.'], { type: 'text/plain' }), 'nul.txt');
+    const res = await fetch(`${t.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, body: form });
+    assert.equal(res.status, 202);
+    const id = ((await res.json()) as IngestResult).addedDocumentIds[0]!;
+    const done = await waitForSource(t, tenant.key, id);
+    assert.equal(done.linkedJobStatus, 'COMPLETED', done.error);
+    assert.ok(!done.paragraphs.join('').includes('\u0000'));
+    assert.equal(done.paragraphs[1], 'Second paragraph.');
+  });
+
   it('reads a page in a legacy charset and a page with a bogus charset without breaking', async () => {
     site.set('/latin1', {
       headers: { 'content-type': 'text/html; charset=windows-1252' },
@@ -137,6 +169,9 @@ describe('source ingestion pipeline', () => {
       ['an unknown provider id', { source: 'provider_notes', documentIdsToAdd: ['5b0f4c1e-2d3a-4b5c-8d7e-9f0a1b2c3d4e'] }, /no provider_notes source/],
       ['a URL for a provider', { source: 'provider_wiki', documentIdsToAdd: ['https://example.com/'] }, /expected a source id/],
       ['a wrong type', { documentIdsToAdd: 'https://example.com/' }, /documentIdsToAdd/],
+      ['a URL with credentials', { documentIdsToAdd: ['http://user:secret@example.com/page'] }, /credentials are not accepted/],
+      ['an invalid host name', { documentIdsToAdd: ['http://a..b/page'] }, /not a valid host name/],
+      ['a URL too long once encoded', { documentIdsToAdd: [`http://example.com/${'报'.repeat(1000)}`] }, /longer than 2048 characters once encoded/],
       ['an unknown field', { documentIdsToAdd: ['https://example.com/'], crawl: true }, /crawl/],
     ];
     for (const [what, body, message] of bad) {
@@ -279,6 +314,27 @@ describe('source ingestion pipeline', () => {
       assert.equal(await file.text(), markdown);
       const other = await makeTenant(t);
       assertError(await t.request('GET', done.storageUrl!, { key: other.key }), 404);
+    });
+
+    it('serves a file with a non-Latin name with an ASCII fallback and the exact UTF-8 name', async () => {
+      const res = await upload('Rapport annuel\n\nLe chiffre d affaires a augmenté.', '报告 “final”.txt', 'text/plain');
+      const id = res.body.addedDocumentIds[0]!;
+      const file = await fetch(`${t.url}/v2/documents/${id}/file/public`, { headers: { authorization: `Bearer ${tenant.key}` } });
+      assert.equal(file.status, 200);
+      assert.equal(
+        file.headers.get('content-disposition'),
+        `attachment; filename="__ _final_.txt"; filename*=UTF-8''${encodeURIComponent('报告 “final”.txt')}`,
+      );
+    });
+
+    it('answers 400 for a NUL in the title or the file name', async () => {
+      for (const [filename, title] of [['ok.txt', 'bad\u0000title'], ['a\u0000.txt', undefined]] as const) {
+        const form = new FormData();
+        form.append('file', new Blob(['Some text'], { type: 'text/plain' }), filename);
+        if (title) form.append('title', title);
+        const res = await fetch(`${t.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, body: form });
+        assertError({ status: res.status, body: await res.json() }, 400, /NUL character/);
+      }
     });
 
     it('keeps a title given with the upload', async () => {

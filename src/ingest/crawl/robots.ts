@@ -24,6 +24,8 @@ export interface RobotsRules {
   crawlDelaySeconds(userAgent: string): number | null;
   /** Sitemap URLs, absolute, de-duplicated, in file order. */
   readonly sitemaps: string[];
+  /** Set when robots.txt could not be read (5xx, network): why everything is disallowed for now. */
+  readonly unreachable?: string;
 }
 
 /** RFC 9309 §2.5: parsers must read at least 500 KiB; we stop there. */
@@ -213,6 +215,8 @@ export interface RobotsDecision {
   allowed: boolean;
   crawlDelaySeconds: number | null;
   sitemaps: string[];
+  /** Why the origin is closed for now when robots.txt could not be read (retry later), else null. */
+  unreachable: string | null;
 }
 
 export interface RobotsCacheOptions {
@@ -255,7 +259,13 @@ export class RobotsCache {
       allowed: rules.isAllowed(url, this.userAgent),
       crawlDelaySeconds: rules.crawlDelaySeconds(this.userAgent),
       sitemaps: rules.sitemaps,
+      unreachable: rules.unreachable ?? null,
     };
+  }
+
+  /** Drops what is cached for the origin of `url`, so the next check reads robots.txt again. */
+  forget(url: string): void {
+    this.entries.delete(new URL(url).origin);
   }
 
   private rulesFor(origin: string): Promise<RobotsRules> {
@@ -274,7 +284,11 @@ export class RobotsCache {
     const robotsUrl = `${origin}/robots.txt`;
     try {
       const response = await this.fetch({ url: robotsUrl, headers: { accept: 'text/plain,*/*;q=0.5' } });
-      setTtl(response.status >= 500 ? this.failureTtlMs : this.ttlMs);
+      if (response.status >= 500) {
+        setTtl(this.failureTtlMs);
+        return { ...DISALLOW_ALL, unreachable: `${robotsUrl} answered HTTP ${response.status}` };
+      }
+      setTtl(this.ttlMs);
       return robotsFromResponse(response.status, response.body, response.url);
     } catch (error) {
       setTtl(this.failureTtlMs);
@@ -283,7 +297,7 @@ export class RobotsCache {
       // A host Parley may not fetch at all (a private address, a bad URL) is not a robots.txt
       // question: the caller reports the fetch error itself.
       if (error instanceof FetchError && REFUSED.has(error.kind)) throw error;
-      return DISALLOW_ALL;
+      return { ...DISALLOW_ALL, unreachable: error instanceof Error ? error.message : String(error) };
     }
   }
 }

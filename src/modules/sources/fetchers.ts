@@ -60,6 +60,11 @@ export const webFetcher: SourceFetcher = {
     }
     try {
       const robots = await runtime.robots.check(url);
+      if (robots.unreachable) {
+        // RFC 9309: an unreachable robots.txt closes the site for now; the retry reads it again.
+        runtime.robots.forget(url);
+        throw new IngestFailure(`robots.txt could not be read, so the site is treated as closed to crawlers: ${robots.unreachable}`, true);
+      }
       if (!robots.allowed) {
         throw new IngestFailure(`robots.txt of ${new URL(url).host} does not allow ${runtime.userAgent.split('/')[0]} to fetch this page`);
       }
@@ -83,6 +88,9 @@ export const webFetcher: SourceFetcher = {
         lastModified: response.headers['last-modified'] ?? null,
       };
     } catch (error) {
+      if (error instanceof FetchError && error.kind === 'blocked_address') {
+        throw new IngestFailure(`refused to fetch ${url}: private or loopback address`);
+      }
       if (error instanceof FetchError) throw new IngestFailure(error.message, RETRYABLE_FETCH_FAILURES.has(error.kind));
       throw error;
     }

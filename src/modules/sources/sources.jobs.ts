@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../db/database.js';
+import { storableText } from '../../http/text-guard.js';
 import { defineJob, type JobContext } from '../../jobs/job.js';
 import { detectContentKind, extractContent, UnsupportedContentError } from '../../ingest/extract/index.js';
-import { contentFingerprint } from './changes.js';
+import { compareContent, contentFingerprint } from './changes.js';
 import { FETCHERS, IngestFailure } from './fetchers.js';
 import { claimJob, failOrphanedJobs, finishJob, type NewSource, type SourceRow } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
@@ -63,6 +64,7 @@ async function ingestSource(ctx: JobContext, payload: IngestPayload): Promise<vo
       throw error;
     }
   }
+  if (result.changes.error) result.changes.error = storableText(result.changes.error);
   const written = await inTransaction(ctx.db, (tx) =>
     finishJob(tx, source.workspaceId, source.id, ctx.jobId, result.status, result.changes, ctx.clock.now()),
   );
@@ -89,19 +91,30 @@ async function process(ctx: JobContext, source: SourceRow, refresh: boolean): Pr
     if (error instanceof UnsupportedContentError) throw new IngestFailure(error.message);
     throw new IngestFailure(`could not extract the ${kind} content: ${(error as Error).message}`);
   }
-  if (extracted.paragraphs.length === 0) throw new IngestFailure('no extractable text');
+  // Pages and files may carry a NUL or a broken surrogate; the database stores neither.
+  const paragraphs = extracted.paragraphs.map(storableText).filter((p) => p.trim() !== '');
+  if (paragraphs.length === 0) throw new IngestFailure('no extractable text');
+  const title = storableText(extracted.title);
 
-  const fingerprint = contentFingerprint(extracted.paragraphs);
-  const contentChanged = source.contentFingerprint !== null && source.contentFingerprint !== fingerprint;
+  const fingerprint = contentFingerprint(paragraphs);
+  const comparison = compareContent(
+    {
+      paragraphs: source.paragraphs,
+      oldParagraphs: source.oldParagraphs,
+      changed: source.changed,
+      fingerprint: source.contentFingerprint,
+      linked: source.linkedKnowledgeId !== null,
+    },
+    paragraphs,
+    fingerprint,
+  );
   const titleGiven = source.misc.titleGiven === true;
   return {
     ...unchanged,
-    title: titleGiven ? source.title : extracted.title || source.title,
+    title: titleGiven ? source.title : title || source.title,
     mimeType: MIME_OF_KIND[kind],
-    paragraphs: extracted.paragraphs,
-    // The previous content is kept while a change waits for review; an unchanged refresh keeps both.
-    oldParagraphs: contentChanged ? source.paragraphs : source.oldParagraphs,
-    changed: source.changed || (contentChanged && source.linkedKnowledgeId !== null),
+    paragraphs,
+    ...comparison,
     contentFingerprint: fingerprint,
     bodyHash,
     etag: outcome.etag,

@@ -30,6 +30,13 @@ import {
 
 const tags = ['Sources'];
 
+/** An attachment header any client reads: an ASCII fallback name plus the exact UTF-8 name (RFC 6266). */
+function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
 function presentQueued(result: QueueResult) {
   return { ...result, documents: result.documents.map(presentSource) };
 }
@@ -105,9 +112,12 @@ export function sourceRoutes() {
         '(`PARLEY_CRAWL_TIME_BUDGET_MS`); `message` summarises what happened.',
       body: deepCrawlBodySchema,
       response: deepCrawlResponseSchema,
-      handler: async ({ ctx, body, request }) => {
+      handler: async ({ ctx, body, reply }) => {
+        // A client that hangs up stops the crawl (the response closing unfinished means that).
         const abort = new AbortController();
-        request.raw.once('close', () => abort.abort());
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) abort.abort();
+        });
         return deepCrawl(ctx, body, abort.signal);
       },
     }),
@@ -178,7 +188,7 @@ export function sourceRoutes() {
       handler: async ({ ctx, params, reply }) => {
         const file = await getSourceFile(ctx, params.id);
         reply.type(file.mimeType);
-        reply.header('content-disposition', `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`);
+        reply.header('content-disposition', contentDisposition(file.filename));
         // Fastify sends a Buffer as is; the schema only documents the answer.
         return Buffer.from(file.data) as unknown as string;
       },

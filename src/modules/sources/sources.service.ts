@@ -89,15 +89,34 @@ export async function ingest(ctx: RequestContext, body: IngestBody): Promise<Que
   return body.source === 'web' ? ingestWeb(ctx, body, flags) : ingestById(ctx, body, flags);
 }
 
+const MAX_URL_LENGTH = 2048;
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A page URL as Parley stores and fetches it (normalised), or why it is not accepted. */
+function acceptUrl(entry: string): { url: string } | { problem: string } {
+  const url = normalizeUrl(entry);
+  if (!url) return { problem: 'not a valid http(s) URL' };
+  const parsed = new URL(url);
+  if (parsed.username || parsed.password) return { problem: 'URLs with credentials are not accepted' };
+  const host = parsed.hostname;
+  const ip = host.startsWith('[') || /^[\d.]+$/.test(host);
+  if (!ip && (host.length > 253 || !host.replace(/\.$/, '').split('.').every((label) => HOST_LABEL.test(label)))) {
+    return { problem: `not a valid host name: ${host}` };
+  }
+  // Percent-encoding can make a URL much longer than what was sent.
+  if (url.length > MAX_URL_LENGTH) return { problem: `longer than ${MAX_URL_LENGTH} characters once encoded` };
+  return { url };
+}
+
 function webUrls(entries: string[], field: string): string[] {
   return unique(
     entries.map((entry, i) => {
-      if (UUID.test(entry)) {
+      if (field !== 'links' && UUID.test(entry)) {
         throw new AppError('bad_request', `body.${field}.${i}: source ids are not accepted for source=web; give the page URL`);
       }
-      const url = normalizeUrl(entry);
-      if (!url) throw new AppError('bad_request', `body.${field}.${i}: not a valid http(s) URL`);
-      return url;
+      const accepted = acceptUrl(entry);
+      if ('problem' in accepted) throw new AppError('bad_request', `body.${field}.${i}: ${accepted.problem}`);
+      return accepted.url;
     }),
   );
 }
@@ -263,13 +282,7 @@ export interface DeepCrawlInput {
 
 /** POST /v2/documents/public/deep-crawl/links: discovers same-site URLs, creating nothing. */
 export async function deepCrawl(ctx: RequestContext, input: DeepCrawlInput, signal?: AbortSignal) {
-  const seeds = unique(
-    input.links.map((link, i) => {
-      const url = normalizeUrl(link);
-      if (!url) throw new AppError('bad_request', `body.links.${i}: not a valid http(s) URL`);
-      return url;
-    }),
-  );
+  const seeds = webUrls(input.links, 'links');
   const runtime = ingestRuntime(ctx.config);
   const result = await crawlSite({
     seeds,
