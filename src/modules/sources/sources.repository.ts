@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { queryRows } from '../../db/sql.js';
@@ -106,7 +107,8 @@ export async function listSources(db: Db, workspaceId: string, query: SourceList
   if (query.id) where.push(eq(sources.id, query.id));
   if (query.title) where.push(ilike(sources.title, `%${escapeLike(query.title)}%`));
   if (query.url) where.push(ilike(sources.originalUrl, `%${escapeLike(query.url)}%`));
-  if (query.domain) where.push(eq(sources.domain, query.domain.toLowerCase()));
+  // Host names are stored as the URL parser spells them (an IDN in punycode).
+  if (query.domain) where.push(eq(sources.domain, domainToASCII(query.domain) || query.domain.toLowerCase()));
   if (query.articleId) where.push(eq(sources.linkedKnowledgeId, query.articleId));
   const linked = new Set(query.linkedKnowledge ?? []);
   if (linked.size === 1) where.push(linked.has(true) ? isNotNull(sources.linkedKnowledgeId) : isNull(sources.linkedKnowledgeId));
