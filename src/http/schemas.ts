@@ -6,6 +6,11 @@ import { z } from 'zod';
  */
 export const uuidSchema = z.uuid().transform((id) => id.toLowerCase());
 
+/** Whether a string is a UUID (any case), by the same rule as `uuidSchema`. */
+export function isUuid(value: string): boolean {
+  return uuidSchema.safeParse(value).success;
+}
+
 /** Path parameters of a route addressing one resource by UUID. */
 export const idParamsSchema = z.object({ id: uuidSchema });
 

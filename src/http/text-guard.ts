@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 
 /** Text PostgreSQL cannot store: NUL, and UTF-16 surrogates without their pair (refused by jsonb). */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
 
 /** Replaces what PostgreSQL cannot store: NUL dropped, an unpaired surrogate becomes U+FFFD. */
 export function storableText(text: string): string {
-  return text.replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return text.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 }
 
 /** The path of the first string (or object key) in `value` that cannot be stored, if any. */

@@ -6,6 +6,7 @@
 // link hops from a seed, `timeBudgetMs`, 5 × limit pages fetched, a bounded frontier and a bounded
 // number of sitemap documents. Failures of single pages are counted, never thrown.
 import { createHash } from 'node:crypto';
+import { detectContentKind } from '../extract/index.js';
 import { FetchError, type SafeFetch } from '../fetch/safe-fetch.js';
 import { compileFilters } from './filters.js';
 import type { Filter } from './filters.js';
@@ -71,15 +72,6 @@ const FRONTIER_PER_LISTED_URL = 20;
 const MAX_SITEMAP_DOCUMENTS = 25;
 const MAX_SITEMAP_NESTING = 3;
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-/** Non-HTML types the extractors ingest: listed, but not scanned for links. */
-const DOCUMENT_TYPES = new Set([
-  'application/pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'text/plain',
-  'text/markdown',
-  'text/x-markdown',
-]);
 
 interface QueueItem {
   url: string;
@@ -99,14 +91,10 @@ const STOPPED: unique symbol = Symbol('stopped');
 /** A page whose origin cannot be fetched at all (see noteRefusal). */
 const REFUSED: unique symbol = Symbol('refused');
 
+/** HTML is scanned for links; other types the extractors read are listed; the rest is skipped. */
 function pageKind(contentType: string | null, body: Uint8Array): PageKind {
-  if (contentType === null) {
-    // No Content-Type: sniff for markup like a browser would.
-    const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();
-    return head.startsWith('<!doctype html') || head.startsWith('<html') ? 'html' : 'other';
-  }
-  if (HTML_TYPES.has(contentType)) return 'html';
-  return DOCUMENT_TYPES.has(contentType) ? 'document' : 'other';
+  const kind = detectContentKind({ contentType, body });
+  return kind === 'html' ? 'html' : kind === null ? 'other' : 'document';
 }
 
 /** One crawl's state; `crawlSite` builds it, runs it and reports. */

@@ -12,6 +12,15 @@ const MIME_KINDS: Record<string, ContentKind> = {
   'text/plain': 'text',
 };
 
+/** The MIME type Parley records for content extracted as each kind. */
+export const MIME_TYPE_OF_KIND: Record<ContentKind, string> = {
+  html: 'text/html',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  markdown: 'text/markdown',
+  text: 'text/plain',
+};
+
 const EXTENSION_KINDS: Record<string, ContentKind> = {
   html: 'html', htm: 'html', xhtml: 'html',
   pdf: 'pdf',

@@ -10,7 +10,7 @@ import { type Extracted, UnsupportedContentError } from './types.js';
 export type { ContentKind, Extracted } from './types.js';
 export { UnsupportedContentError } from './types.js';
 export { decodeText } from './decode.js';
-export { detectContentKind } from './detect.js';
+export { detectContentKind, MIME_TYPE_OF_KIND } from './detect.js';
 export { extractHtml } from './html.js';
 export { extractMarkdown, extractText } from './plain.js';
 

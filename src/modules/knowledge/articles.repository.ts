@@ -1,5 +1,6 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { containsPattern } from '../../db/sql.js';
 import { type ArticleRow, type ArticleSnapshot, type ArticleVersionRow, articles, articleVersions } from '../../db/schema/index.js';
 
 export type { ArticleRow, ArticleVersionRow };
@@ -78,10 +79,6 @@ export interface ArticleCursor {
   id: string;
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** One page, newest change first; `limit + 1` rows are read to know whether more follow. */
 export async function listArticles(
   db: Db,
@@ -94,7 +91,7 @@ export async function listArticles(
   if (filters.type) where.push(eq(articles.isDraft, filters.type === 'draft'));
   if (filters.parentFolderId) where.push(eq(articles.parentFolderId, filters.parentFolderId));
   if (filters.origin) where.push(eq(articles.origin, filters.origin));
-  if (filters.q) where.push(ilike(articles.title, `%${escapeLike(filters.q)}%`));
+  if (filters.q) where.push(ilike(articles.title, containsPattern(filters.q)));
   if (filters.isDraftPublished !== undefined) where.push(eq(articles.isDraftPublished, filters.isDraftPublished));
   if (after) {
     const older = or(

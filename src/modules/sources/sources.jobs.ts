@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { inTransaction } from '../../db/database.js';
 import { storableText } from '../../http/text-guard.js';
 import { defineJob, type JobContext } from '../../jobs/job.js';
-import { detectContentKind, extractContent, UnsupportedContentError } from '../../ingest/extract/index.js';
+import { detectContentKind, extractContent, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
 import { compareContent, contentFingerprint } from './changes.js';
 import { FETCHERS, IngestFailure } from './fetchers.js';
 import { claimJob, failOrphanedJobs, finishJob, type NewSource, type SourceRow } from './sources.repository.js';
@@ -11,14 +11,6 @@ import type { SourceKind } from './sources.schemas.js';
 
 const RETRY_LIMIT = 3;
 
-/** The MIME type a source records for each kind of content it was extracted as. */
-export const MIME_OF_KIND = {
-  html: 'text/html',
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  markdown: 'text/markdown',
-  text: 'text/plain',
-} as const;
 
 const ingestPayload = z
   .object({ workspaceId: z.uuid(), sourceId: z.uuid(), kind: z.enum(['add', 'refresh']) })
@@ -86,7 +78,7 @@ async function process(ctx: JobContext, source: SourceRow, refresh: boolean): Pr
   if (!kind) throw new IngestFailure(`unsupported content type: ${outcome.contentType ?? 'unknown'}`);
   let extracted;
   try {
-    extracted = await extractContent({ ...outcome, contentType: MIME_OF_KIND[kind] });
+    extracted = await extractContent({ ...outcome, contentType: MIME_TYPE_OF_KIND[kind] });
   } catch (error) {
     if (error instanceof UnsupportedContentError) throw new IngestFailure(error.message);
     throw new IngestFailure(`could not extract the ${kind} content: ${(error as Error).message}`);
@@ -112,7 +104,7 @@ async function process(ctx: JobContext, source: SourceRow, refresh: boolean): Pr
   return {
     ...unchanged,
     title: titleGiven ? source.title : title || source.title,
-    mimeType: MIME_OF_KIND[kind],
+    mimeType: MIME_TYPE_OF_KIND[kind],
     paragraphs,
     ...comparison,
     contentFingerprint: fingerprint,

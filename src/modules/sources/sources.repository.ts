@@ -1,16 +1,12 @@
 import { domainToASCII } from 'node:url';
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { queryRows } from '../../db/sql.js';
+import { containsPattern, queryRows } from '../../db/sql.js';
 import { type NewSource, type SourceRow, sourceFiles, sourceJobs, sources } from '../../db/schema/index.js';
 import { QUEUE_SCHEMA } from '../../jobs/queue.js';
 import type { JobStatus, SourceListQuery } from './sources.schemas.js';
 
 export type { NewSource, SourceRow };
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export async function findSource(db: Db, workspaceId: string, id: string): Promise<SourceRow | undefined> {
   const [row] = await db.select().from(sources).where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, id)));
@@ -105,8 +101,8 @@ export async function listSources(db: Db, workspaceId: string, query: SourceList
   const success = new Set(query.success ?? []);
   if (success.size === 1) where.push(eq(sources.success, success.has(true)));
   if (query.id) where.push(eq(sources.id, query.id));
-  if (query.title) where.push(ilike(sources.title, `%${escapeLike(query.title)}%`));
-  if (query.url) where.push(ilike(sources.originalUrl, `%${escapeLike(query.url)}%`));
+  if (query.title) where.push(ilike(sources.title, containsPattern(query.title)));
+  if (query.url) where.push(ilike(sources.originalUrl, containsPattern(query.url)));
   // Host names are stored as the URL parser spells them (an IDN in punycode).
   if (query.domain) where.push(eq(sources.domain, domainToASCII(query.domain) || query.domain.toLowerCase()));
   if (query.articleId) where.push(eq(sources.linkedKnowledgeId, query.articleId));

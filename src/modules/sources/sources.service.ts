@@ -4,10 +4,11 @@ import type { RequestContext } from '../../context.js';
 import { type Db, inTransaction } from '../../db/database.js';
 import { sources } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { isUuid } from '../../http/schemas.js';
 import type { Upload } from '../../http/multipart.js';
 import { crawlSite } from '../../ingest/crawl/crawler.js';
 import { normalizeUrl } from '../../ingest/crawl/url.js';
-import { detectContentKind } from '../../ingest/extract/index.js';
+import { detectContentKind, MIME_TYPE_OF_KIND } from '../../ingest/extract/index.js';
 import { ingestRuntime } from '../../ingest/runtime.js';
 import { deleteArticlesInTransaction } from '../knowledge/index.js';
 import { storageUrlOf } from './sources.presenter.js';
@@ -25,9 +26,8 @@ import {
   type SourceRow,
 } from './sources.repository.js';
 import type { IngestBody, SourceListQuery } from './sources.schemas.js';
-import { ingestSourceJob, MIME_OF_KIND } from './sources.jobs.js';
+import { ingestSourceJob } from './sources.jobs.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function listSources(ctx: RequestContext, query: SourceListQuery) {
   if (query.cursor && !(await findSource(ctx.db, ctx.workspaceId, query.cursor))) {
@@ -111,7 +111,7 @@ function acceptUrl(entry: string): { url: string } | { problem: string } {
 function webUrls(entries: string[], field: string): string[] {
   return unique(
     entries.map((entry, i) => {
-      if (field !== 'links' && UUID.test(entry)) {
+      if (field !== 'links' && isUuid(entry)) {
         throw new AppError('bad_request', `body.${field}.${i}: source ids are not accepted for source=web; give the page URL`);
       }
       const accepted = acceptUrl(entry);
@@ -161,7 +161,7 @@ async function ingestById(ctx: RequestContext, body: IngestBody, flags: { englis
   const ids = (entries: string[], field: string) =>
     unique(
       entries.map((entry, i) => {
-        if (!UUID.test(entry)) throw new AppError('bad_request', `body.${field}.${i}: expected a source id (UUID) for source=${body.source}`);
+        if (!isUuid(entry)) throw new AppError('bad_request', `body.${field}.${i}: expected a source id (UUID) for source=${body.source}`);
         return entry.toLowerCase();
       }),
     );
@@ -253,14 +253,14 @@ export async function uploadFile(ctx: RequestContext, upload: Upload): Promise<Q
         originalUrl: filename,
         title: fields.title ?? filename,
         storageUrl: storageUrlOf(id),
-        mimeType: MIME_OF_KIND[kind],
+        mimeType: MIME_TYPE_OF_KIND[kind],
         english: fields.english ?? true,
         misc: { filename, size: file.data.byteLength, sha256, titleGiven: fields.title !== undefined },
         createdAt: now,
         updatedAt: now,
       },
     ]);
-    await insertFile(tx, { sourceId: id, workspaceId: ctx.workspaceId, filename, mimeType: MIME_OF_KIND[kind], sha256, data: file.data, createdAt: now });
+    await insertFile(tx, { sourceId: id, workspaceId: ctx.workspaceId, filename, mimeType: MIME_TYPE_OF_KIND[kind], sha256, data: file.data, createdAt: now });
     return queueJobs(ctx, tx, [id], []);
   });
 }
