@@ -13,7 +13,7 @@ import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
-import { articleRoutes, folderRoutes, treeRoutes } from './modules/knowledge/index.js';
+import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
@@ -73,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...articleRoutes(),
     ...folderRoutes(),
     ...treeRoutes(),
+    ...searchRoutes(),
     ...sourceRoutes(),
     ...adminRoutes(authenticator),
   ]);

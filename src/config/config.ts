@@ -9,6 +9,10 @@ export const DEFAULT_USER_AGENT = `ParleyBot/${version} (self-hosted support age
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** Where language-model calls go: `builtin` is Parley's offline, deterministic engine. */
+export const LLM_PROVIDERS = ['builtin', 'openai-compatible', 'openai', 'anthropic'] as const;
+export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -37,6 +41,15 @@ const envSchema = z.object({
   PARLEY_INGEST_LEASE_SECONDS: positiveInt.default(300),
   PARLEY_INGEST_RETRY_DELAY_SECONDS: positiveInt.default(10),
   PARLEY_CRAWL_TIME_BUDGET_MS: positiveInt.default(60_000),
+  PARLEY_LLM_PROVIDER: z.enum(LLM_PROVIDERS).optional(),
+  PARLEY_LLM_BASE_URL: z.string().url().optional(),
+  PARLEY_LLM_MODEL: z.string().min(1).optional(),
+  PARLEY_LLM_API_KEY: z.string().min(1).optional(),
+  PARLEY_LLM_EMBEDDING_MODEL: z.string().min(1).optional(),
+  PARLEY_LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  PARLEY_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  PARLEY_LLM_RETRY_DELAY_MS: positiveInt.default(1000),
+  PARLEY_KNOWLEDGE_CONCURRENCY: positiveInt.default(2),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -86,6 +99,21 @@ export interface Config {
     readonly retryDelaySeconds: number;
     readonly crawlTimeBudgetMs: number;
   };
+  /** The language model (docs/ai.md). `builtin` needs no model and no network. */
+  readonly llm: {
+    readonly provider: LlmProviderName;
+    readonly baseUrl: string | undefined;
+    readonly model: string;
+    readonly apiKey: string | undefined;
+    /** Embedding model of the same provider; set, it adds vector similarity to knowledge search. */
+    readonly embeddingModel: string | undefined;
+    readonly timeoutMs: number;
+    /** Retries of a call answered 429, 5xx or not at all; the wait doubles from retryDelayMs. */
+    readonly maxRetries: number;
+    readonly retryDelayMs: number;
+  };
+  /** Knowledge-generation jobs run at once in each worker process. */
+  readonly knowledgeConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const llm = llmConfig(e);
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -136,6 +165,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: e.PARLEY_INGEST_RETRY_DELAY_SECONDS,
       crawlTimeBudgetMs: e.PARLEY_CRAWL_TIME_BUDGET_MS,
     }),
+    llm,
+    knowledgeConcurrency: e.PARLEY_KNOWLEDGE_CONCURRENCY,
+  });
+}
+
+/**
+ * The model settings. Without PARLEY_LLM_PROVIDER, a configured model means an OpenAI-compatible
+ * endpoint when a base URL is given and OpenAI otherwise; no model means the built-in engine.
+ */
+function llmConfig(e: z.output<typeof envSchema>): Config['llm'] {
+  const provider: LlmProviderName =
+    e.PARLEY_LLM_PROVIDER ?? (e.PARLEY_LLM_MODEL ? (e.PARLEY_LLM_BASE_URL ? 'openai-compatible' : 'openai') : 'builtin');
+  const problems: string[] = [];
+  if (provider !== 'builtin' && !e.PARLEY_LLM_MODEL) problems.push(`PARLEY_LLM_MODEL: required when PARLEY_LLM_PROVIDER is ${provider}`);
+  if (provider === 'openai-compatible' && !e.PARLEY_LLM_BASE_URL) {
+    problems.push('PARLEY_LLM_BASE_URL: required when PARLEY_LLM_PROVIDER is openai-compatible');
+  }
+  if (e.PARLEY_LLM_EMBEDDING_MODEL && (provider === 'builtin' || provider === 'anthropic')) {
+    problems.push(`PARLEY_LLM_EMBEDDING_MODEL: the ${provider} provider has no embedding models`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    provider,
+    baseUrl: e.PARLEY_LLM_BASE_URL,
+    model: provider === 'builtin' ? 'parley-builtin' : (e.PARLEY_LLM_MODEL ?? ''),
+    apiKey: e.PARLEY_LLM_API_KEY,
+    embeddingModel: e.PARLEY_LLM_EMBEDDING_MODEL,
+    timeoutMs: e.PARLEY_LLM_TIMEOUT_MS,
+    maxRetries: e.PARLEY_LLM_MAX_RETRIES,
+    retryDelayMs: e.PARLEY_LLM_RETRY_DELAY_MS,
   });
 }
 

@@ -98,6 +98,7 @@ describe('operations endpoints', () => {
       '/v2/hc-folders/{id}/move/public': ['put'],
       '/v2/hc-bot-folder-junctions/public': ['post'],
       '/v2/knowledge/public/tree/persist': ['post'],
+      '/v2/knowledge/public/search': ['post'],
       '/v2/documents/public': ['delete', 'get', 'post'],
       '/v2/documents/public/{id}': ['get'],
       '/v2/documents/public/deep-crawl/links': ['post'],

@@ -3,3 +3,4 @@ export * from './workspaces.js';
 export * from './agents.js';
 export * from './knowledge.js';
 export * from './sources.js';
+export * from './ai.js';

@@ -11,4 +11,6 @@ export {
 export { ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
 export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';
+export { searchRoutes } from './search.routes.js';
+export { type KnowledgeHit, type KnowledgeSearch, searchKnowledge } from './search.service.js';
 export { parseTreeFile, type TreeRow, writeTreeFile } from './tree-csv.js';

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import type { LlmProviderName } from '../config/config.js';
+
+/**
+ * The AI layer's one interface (docs/ai.md). A feature describes what it needs as an `LlmTask`:
+ * the prompt a model reads, the zod schema its answer must satisfy, and the built-in engine's
+ * deterministic method for the same input. A provider runs tasks; every answer, from a model or
+ * from the built-in engine, is validated by the task's schema before anyone uses it.
+ */
+export interface LlmTask<I, O> {
+  /** Stable name, used in logs, errors and as the structured output's schema name. */
+  readonly name: string;
+  /** One sentence: what the answer is (sent to the model with the schema). */
+  readonly description: string;
+  readonly schema: z.ZodType<O>;
+  /** System message: the instructions that do not depend on the input. */
+  readonly system: string;
+  /** User message for one input. */
+  prompt(input: I): string;
+  /** The built-in engine's answer: deterministic, offline, derived from the input alone. */
+  builtin(input: I): O;
+}
+
+/** Tokens one call (or a job's calls, summed) consumed; zero for the built-in engine. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}
+
+export interface LlmResult<O> {
+  output: O;
+  usage: TokenUsage;
+}
+
+export interface EmbeddingResult {
+  /** One vector per input text, in order, all of `dimensions` numbers. */
+  embeddings: number[][];
+  usage: TokenUsage;
+}
+
+export interface LlmProvider {
+  readonly name: LlmProviderName;
+  /** Model id (`parley-builtin` for the built-in engine). */
+  readonly model: string;
+  /** The embedding model, when one is configured; `embed` exists exactly then. */
+  readonly embeddingModel?: string;
+  run<I, O>(task: LlmTask<I, O>, input: I, options?: { signal?: AbortSignal }): Promise<LlmResult<O>>;
+  embed?(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbeddingResult>;
+}
+
+/**
+ * Why a model call failed, in words fit for a job's `error`. `retryable` is false once the
+ * provider's own retries are spent, and for answers that will not get better (bad request, bad
+ * key, output that does not satisfy the schema).
+ */
+export class LlmError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly usage: TokenUsage = NO_USAGE,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}

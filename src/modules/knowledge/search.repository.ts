@@ -1,0 +1,137 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { queryRows } from '../../db/sql.js';
+
+/**
+ * Ranked full-text search over articles, in the database (PGlite and PostgreSQL alike).
+ *
+ * `article_search` holds each article's `english` tsvector with the title as weight A, questions B,
+ * keywords C and body D, and the token count of each field (migration 0003). A query is reduced to
+ * its lexemes (stemmed, stopwords dropped); the articles in scope that contain any of them are the
+ * candidates, and each is scored by BM25 computed per field and summed with field weights:
+ *
+ *   score = Σ_term idf(term) · Σ_field weight_f · tf_f·(k1+1) / (tf_f + k1·(1 − b + b·len_f/avglen_f))
+ *
+ * with idf = ln(1 + (N − df + 0.5)/(df + 0.5)) over the articles in scope. Saturating each field on
+ * its own, rather than pooling the fields first (BM25F), lets a short title that matches the
+ * question count fully next to a long body (docs/ai.md has the measurements).
+ */
+export const BM25 = { k1: 1.2, b: 0.75 } as const;
+/** Weights of title, questions, keywords and body. */
+export const FIELD_WEIGHTS = [3, 3, 2, 1] as const;
+
+export interface SearchScope {
+  workspaceId: string;
+  /** Only the folders assigned to this agent (and their descendants); all folders when absent. */
+  agentId?: string;
+}
+
+export interface LexicalHit {
+  articleId: string;
+  score: number;
+}
+
+/** The folders in scope: active folders reachable from the roots (top level, or the agent's). */
+function scopeFolders(scope: SearchScope): SQL {
+  const roots = scope.agentId
+    ? sql`f.id IN (SELECT folder_id FROM agent_folders WHERE workspace_id = ${scope.workspaceId} AND agent_id = ${scope.agentId})`
+    : sql`f.parent_folder_id IS NULL`;
+  return sql`scope_folders AS (
+      SELECT f.id FROM folders f WHERE f.workspace_id = ${scope.workspaceId} AND f.active AND ${roots}
+      UNION
+      SELECT c.id FROM folders c JOIN scope_folders p ON c.parent_folder_id = p.id
+      WHERE c.workspace_id = ${scope.workspaceId} AND c.active
+    )`;
+}
+
+/** Live, active articles in the scope's folders. */
+function scopeArticles(scope: SearchScope): SQL {
+  return sql`scope AS (
+      SELECT s.article_id, s.document, s.lengths
+      FROM article_search s
+      JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
+      WHERE s.workspace_id = ${scope.workspaceId} AND a.is_draft = false AND a.active
+        AND a.parent_folder_id IN (SELECT id FROM scope_folders)
+    )`;
+}
+
+/** Lexical ranking of the articles in scope for `query`; the best `limit`, best first. */
+export async function searchLexical(db: Db, scope: SearchScope, query: string, limit: number): Promise<LexicalHit[]> {
+  const { k1, b } = BM25;
+  const field = (i: number) =>
+    sql.raw(
+      `CASE WHEN f${i} = 0 THEN 0 ELSE ${FIELD_WEIGHTS[i - 1]} * f${i} * ${k1 + 1} / ` +
+        `(f${i} + ${k1} * (1 - ${b} + ${b} * lengths[${i}] / s.l${i})) END`,
+    );
+  const rows = await queryRows<{ articleId: string; score: number | string }>(
+    db,
+    sql`WITH RECURSIVE ${scopeFolders(scope)}, ${scopeArticles(scope)},
+      ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${query}))),
+      tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql),
+      stats AS (
+        SELECT count(*)::float8 AS n, avg(lengths[1])::float8 AS l1, avg(lengths[2])::float8 AS l2,
+               avg(lengths[3])::float8 AS l3, avg(lengths[4])::float8 AS l4
+        FROM scope
+      ),
+      tf AS (
+        SELECT c.article_id, u.lexeme, c.lengths,
+          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A')::float8 AS f1,
+          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'B')::float8 AS f2,
+          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C')::float8 AS f3,
+          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'D')::float8 AS f4
+        FROM scope c, tq, unnest(c.document) u
+        WHERE c.document @@ tq.q AND u.lexeme IN (SELECT lexeme FROM ql)
+      ),
+      df AS (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
+    SELECT tf.article_id AS "articleId",
+      sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * (${field(1)} + ${field(2)} + ${field(3)} + ${field(4)})) AS score
+    FROM tf JOIN df USING (lexeme) CROSS JOIN stats s
+    GROUP BY tf.article_id
+    ORDER BY score DESC, tf.article_id
+    LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({ articleId: r.articleId, score: Number(r.score) }));
+}
+
+export interface Highlight {
+  field: 'title' | 'questions' | 'keywords' | 'mainKnowledge';
+  snippet: string;
+}
+
+const MARK = 'StartSel=<mark>, StopSel=</mark>';
+
+/** Where each article matches `query`: the matching title, questions, keywords and body passages. */
+export async function highlights(db: Db, workspaceId: string, articleIds: string[], query: string): Promise<Map<string, Highlight[]>> {
+  if (articleIds.length === 0) return new Map();
+  const ids = sql.join(
+    articleIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string; title: string | null; questions: string[]; keywords: string[]; body: string | null }>(
+    db,
+    sql`WITH ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${query}))),
+      tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql)
+    SELECT a.id,
+      CASE WHEN to_tsvector('english', a.title) @@ tq.q
+        THEN ts_headline('english', a.title, tq.q, ${`HighlightAll=true, ${MARK}`}) END AS title,
+      ARRAY(SELECT ts_headline('english', x, tq.q, ${`HighlightAll=true, ${MARK}`})
+            FROM unnest(a.questions) x WHERE to_tsvector('english', x) @@ tq.q LIMIT 3) AS questions,
+      ARRAY(SELECT ts_headline('english', x, tq.q, ${`HighlightAll=true, ${MARK}`})
+            FROM unnest(a.keywords) x WHERE to_tsvector('english', x) @@ tq.q LIMIT 5) AS keywords,
+      CASE WHEN to_tsvector('english', a.main_knowledge) @@ tq.q
+        THEN ts_headline('english', a.main_knowledge, tq.q,
+          ${`MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … ", ${MARK}`}) END AS body
+    FROM articles a, tq
+    WHERE a.workspace_id = ${workspaceId} AND a.id IN (${ids})`,
+  );
+  const out = new Map<string, Highlight[]>();
+  for (const row of rows) {
+    const list: Highlight[] = [];
+    if (row.title) list.push({ field: 'title', snippet: row.title });
+    for (const snippet of row.questions) list.push({ field: 'questions', snippet });
+    for (const snippet of row.keywords) list.push({ field: 'keywords', snippet });
+    if (row.body) list.push({ field: 'mainKnowledge', snippet: row.body });
+    out.set(row.id, list);
+  }
+  return out;
+}
