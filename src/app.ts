@@ -14,6 +14,7 @@ import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
+import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...folderRoutes(),
     ...treeRoutes(),
     ...searchRoutes(),
+    ...generationRoutes(),
     ...sourceRoutes(),
     ...adminRoutes(authenticator),
   ]);

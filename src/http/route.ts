@@ -94,6 +94,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Content-Type not accepted by this route.',
   429: 'Rate limit exceeded for this key; retry after the `Retry-After` seconds.',
   500: 'Unexpected failure; the request id in `X-Request-Id` finds it in the log.',
+  502: 'The configured language model failed or gave an unusable answer (named in `message`).',
   503: 'Not ready.',
 };
 

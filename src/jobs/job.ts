@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
@@ -63,4 +63,31 @@ export type RegisteredJob = JobDefinition<never>;
 
 export function registered<Payload>(job: JobDefinition<Payload>): RegisteredJob {
   return job as unknown as RegisteredJob;
+}
+
+/** A record whose queue job is gone waits this long before the sweep fails it. */
+export const ORPHAN_AGE_MS = 60_000;
+
+/**
+ * A job run every minute that fails the records (PENDING or IN_PROGRESS) whose queue job left the
+ * queue without a result (its worker died past its retries), so no record waits forever.
+ * `failOrphans` marks the records older than `olderThan` FAILED with `error` and counts them.
+ */
+export function defineOrphanSweep(
+  name: string,
+  what: string,
+  error: string,
+  failOrphans: (db: Db, olderThan: Date, now: Date, error: string) => Promise<number>,
+): JobDefinition<Record<string, never>> {
+  return defineJob({
+    name,
+    payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+    schedule: '* * * * *',
+    options: { retryLimit: 1, expireInSeconds: 120 },
+    async handler(ctx) {
+      const now = ctx.clock.now();
+      const failed = await failOrphans(ctx.db, new Date(now.getTime() - ORPHAN_AGE_MS), now, error);
+      if (failed) ctx.log.warn({ failed }, `marked orphaned ${what} FAILED`);
+    },
+  });
 }

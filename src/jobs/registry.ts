@@ -1,4 +1,5 @@
 import { purgeApiKeysJob } from '../modules/api-keys/index.js';
+import { generateKnowledgeJob, sweepKnowledgeJobsJob } from '../modules/generation/index.js';
 import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
 import { registered, type RegisteredJob } from './job.js';
 
@@ -7,4 +8,6 @@ export const jobRegistry: readonly RegisteredJob[] = [
   registered(purgeApiKeysJob),
   registered(ingestSourceJob),
   registered(sweepSourceJobsJob),
+  registered(generateKnowledgeJob),
+  registered(sweepKnowledgeJobsJob),
 ];

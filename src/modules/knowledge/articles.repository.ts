@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/sql.js';
-import { type ArticleRow, type ArticleSnapshot, type ArticleVersionRow, articles, articleVersions } from '../../db/schema/index.js';
+import { type ArticleRow, type ArticleSnapshot, type ArticleVersionRow, articles, articleVersions, sources } from '../../db/schema/index.js';
 
 export type { ArticleRow, ArticleVersionRow };
 export type NewArticle = typeof articles.$inferInsert;
@@ -133,6 +133,26 @@ export async function detachDrafts(db: Db, workspaceId: string, originalIds: str
     .update(articles)
     .set({ originalArticleId: null, originalArticleVersion: null })
     .where(and(eq(articles.workspaceId, workspaceId), inArray(articles.originalArticleId, originalIds)));
+}
+
+/**
+ * Sources whose knowledge was one of these (deleted) articles lose the link, so no source points at
+ * nothing; they are no longer flagged changed either, having no knowledge to be behind.
+ */
+export async function unlinkSources(db: Db, workspaceId: string, articleIds: string[], now: Date): Promise<void> {
+  if (articleIds.length === 0) return;
+  await db
+    .update(sources)
+    .set({ linkedKnowledgeId: null, linkedOperation: null, linkedReason: null, changed: false, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.linkedKnowledgeId, articleIds)));
+}
+
+/** Sources linked to a draft follow it when publishing makes it a new live article. */
+export async function relinkSources(db: Db, workspaceId: string, fromId: string, toId: string, now: Date): Promise<void> {
+  await db
+    .update(sources)
+    .set({ linkedKnowledgeId: toId, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.linkedKnowledgeId, fromId)));
 }
 
 export async function deleteArticles(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {

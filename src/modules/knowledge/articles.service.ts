@@ -17,6 +17,8 @@ import {
   listArticles as listArticleRows,
   listVersions,
   type NewArticle,
+  relinkSources,
+  unlinkSources,
   updateArticle,
 } from './articles.repository.js';
 import type { ArticleOrigin } from './articles.schemas.js';
@@ -215,6 +217,7 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
         isDraft: false,
         origin: draft.origin,
       });
+      await relinkSources(tx, ctx.workspaceId, draft.id, live.id, ctx.clock.now());
     }
     await updateArticle(tx, ctx.workspaceId, draft.id, { isDraftPublished: true, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
     return live;
@@ -270,22 +273,24 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
   });
 }
 
-/** Deletes an article and its history; drafts made from it keep their content, unlinked. */
 /**
- * Deletes the articles with these ids that exist in the workspace, inside the caller's transaction
- * (drafts made from them are kept, unlinked, as with a single delete); returns the deleted rows.
+ * Deletes the articles with these ids that exist in the workspace, inside the caller's transaction,
+ * with their history. Drafts made from them keep their content, unlinked; sources made into them
+ * are unlinked. Returns the deleted rows.
  */
-export async function deleteArticlesInTransaction(tx: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
+export async function deleteArticlesInTransaction(tx: Db, workspaceId: string, ids: string[], now: Date): Promise<ArticleRow[]> {
   if (ids.length === 0) return [];
   await detachDrafts(tx, workspaceId, ids);
-  return deleteArticles(tx, workspaceId, ids);
+  const deleted = await deleteArticles(tx, workspaceId, ids);
+  await unlinkSources(tx, workspaceId, deleted.map((a) => a.id), now);
+  return deleted;
 }
 
+/** Deletes an article (see deleteArticlesInTransaction). */
 export async function deleteArticle(ctx: KnowledgeActor, id: string): Promise<ArticleRow> {
   return inTransaction(ctx.db, async (tx) => {
     const row = await requireArticle(tx, ctx.workspaceId, id, true);
-    await detachDrafts(tx, ctx.workspaceId, [id]);
-    await deleteArticles(tx, ctx.workspaceId, [id]);
+    await deleteArticlesInTransaction(tx, ctx.workspaceId, [id], ctx.clock.now());
     return row;
   });
 }

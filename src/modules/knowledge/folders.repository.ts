@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { agentFolders, agents, articles, type FolderRow, folders } from '../../db/schema/index.js';
 import { queryRows } from '../../db/sql.js';
@@ -216,4 +216,54 @@ export async function articleSummariesByFolder(db: Db, workspaceId: string, fold
     latest: new Date(row.latest),
     articles: typeof row.articles === 'string' ? (JSON.parse(row.articles) as ArticleSummaryRow[]) : row.articles,
   }));
+}
+
+/** A folder a new article may go into: its path of titles from the top and what it holds. */
+export interface FolderChoice {
+  id: string;
+  path: string[];
+  description: string;
+  articleTitles: string[];
+}
+
+const TITLES_PER_FOLDER = 20;
+
+/**
+ * SQL of the common table expression `scope_folders(id, path, description)`: the folders whose own
+ * and every ancestor's `active` is true (an inactive folder hides its whole subtree), each with its
+ * path of titles from the top. With an agent, only those of them the agent answers from: its
+ * assigned folders and their descendants. Both knowledge search and knowledge generation use it,
+ * so what an agent can find and where a job may write agree. Needs `WITH RECURSIVE`.
+ */
+export function scopeFoldersCte(workspaceId: string, agentId?: string): SQL {
+  const assigned = (column: SQL) =>
+    agentId
+      ? sql`${column} IN (SELECT folder_id FROM agent_folders WHERE workspace_id = ${workspaceId} AND agent_id = ${agentId})`
+      : sql`true`;
+  return sql`active_tree AS (
+      SELECT f.id, ARRAY[f.title] AS path, f.description, ${assigned(sql`f.id`)} AS in_scope
+      FROM folders f WHERE f.workspace_id = ${workspaceId} AND f.active AND f.parent_folder_id IS NULL
+      UNION ALL
+      SELECT c.id, t.path || c.title, c.description, t.in_scope OR ${assigned(sql`c.id`)}
+      FROM folders c JOIN active_tree t ON c.parent_folder_id = t.id
+      WHERE c.workspace_id = ${workspaceId} AND c.active AND cardinality(t.path) < 64
+    ),
+    scope_folders AS (SELECT id, path, description FROM active_tree WHERE in_scope)`;
+}
+
+/** The folders a job may add an article to (scopeFoldersCte), with some of their live articles' titles. */
+export async function folderChoices(db: Db, workspaceId: string, agentId?: string): Promise<FolderChoice[]> {
+  const rows = await queryRows<{ id: string; path: string[]; description: string; titles: string[] | null }>(
+    db,
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)}
+        SELECT s.id, s.path, s.description,
+          (SELECT array_agg(x.title) FROM (
+             SELECT a.title FROM ${articles} a
+             WHERE a.workspace_id = ${workspaceId} AND a.parent_folder_id = s.id AND a.is_draft = false
+             ORDER BY a.updated_at DESC LIMIT ${TITLES_PER_FOLDER}) x) AS titles
+        FROM scope_folders s`,
+  );
+  return rows
+    .map((r) => ({ id: r.id, path: r.path, description: r.description, articleTitles: r.titles ?? [] }))
+    .sort((a, b) => a.path.join('\u0000').localeCompare(b.path.join('\u0000')));
 }

@@ -8,7 +8,10 @@ export {
   publishDraft,
   updateArticleContent,
 } from './articles.service.js';
-export { ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
+export { ARTICLE_LIMITS, ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
+export { FOLDER_LIMITS } from './folders.schemas.js';
+export { type ArticleRow, findArticle, findArticlesByIds } from './articles.repository.js';
+export { type FolderChoice, folderChoices } from './folders.repository.js';
 export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';
 export { searchRoutes } from './search.routes.js';

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { queryRows } from '../../db/sql.js';
+import { scopeFoldersCte } from './folders.repository.js';
 
 /**
  * Ranked full-text search over articles, in the database (PGlite and PostgreSQL alike).
@@ -22,26 +23,13 @@ export const FIELD_WEIGHTS = [3, 3, 2, 1] as const;
 
 export interface SearchScope {
   workspaceId: string;
-  /** Only the folders assigned to this agent (and their descendants); all folders when absent. */
+  /** Only the agent's folders (see scopeFoldersCte); all active folders when absent. */
   agentId?: string;
 }
 
 export interface LexicalHit {
   articleId: string;
   score: number;
-}
-
-/** The folders in scope: active folders reachable from the roots (top level, or the agent's). */
-function scopeFolders(scope: SearchScope): SQL {
-  const roots = scope.agentId
-    ? sql`f.id IN (SELECT folder_id FROM agent_folders WHERE workspace_id = ${scope.workspaceId} AND agent_id = ${scope.agentId})`
-    : sql`f.parent_folder_id IS NULL`;
-  return sql`scope_folders AS (
-      SELECT f.id FROM folders f WHERE f.workspace_id = ${scope.workspaceId} AND f.active AND ${roots}
-      UNION
-      SELECT c.id FROM folders c JOIN scope_folders p ON c.parent_folder_id = p.id
-      WHERE c.workspace_id = ${scope.workspaceId} AND c.active
-    )`;
 }
 
 /** Live, active articles in the scope's folders. */
@@ -65,7 +53,7 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
     );
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
-    sql`WITH RECURSIVE ${scopeFolders(scope)}, ${scopeArticles(scope)},
+    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)}, ${scopeArticles(scope)},
       ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${query}))),
       tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql),
       stats AS (
@@ -99,6 +87,8 @@ export interface Highlight {
 }
 
 const MARK = 'StartSel=<mark>, StopSel=</mark>';
+/** Article text as HTML text: a snippet's only markup is Parley's own `<mark>`. */
+const escaped = (column: SQL) => sql`replace(replace(replace(${column}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
 
 /** Where each article matches `query`: the matching title, questions, keywords and body passages. */
 export async function highlights(db: Db, workspaceId: string, articleIds: string[], query: string): Promise<Map<string, Highlight[]>> {
@@ -113,13 +103,13 @@ export async function highlights(db: Db, workspaceId: string, articleIds: string
       tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql)
     SELECT a.id,
       CASE WHEN to_tsvector('english', a.title) @@ tq.q
-        THEN ts_headline('english', a.title, tq.q, ${`HighlightAll=true, ${MARK}`}) END AS title,
-      ARRAY(SELECT ts_headline('english', x, tq.q, ${`HighlightAll=true, ${MARK}`})
+        THEN ts_headline('english', ${escaped(sql`a.title`)}, tq.q, ${`HighlightAll=true, ${MARK}`}) END AS title,
+      ARRAY(SELECT ts_headline('english', ${escaped(sql`x`)}, tq.q, ${`HighlightAll=true, ${MARK}`})
             FROM unnest(a.questions) x WHERE to_tsvector('english', x) @@ tq.q LIMIT 3) AS questions,
-      ARRAY(SELECT ts_headline('english', x, tq.q, ${`HighlightAll=true, ${MARK}`})
+      ARRAY(SELECT ts_headline('english', ${escaped(sql`x`)}, tq.q, ${`HighlightAll=true, ${MARK}`})
             FROM unnest(a.keywords) x WHERE to_tsvector('english', x) @@ tq.q LIMIT 5) AS keywords,
       CASE WHEN to_tsvector('english', a.main_knowledge) @@ tq.q
-        THEN ts_headline('english', a.main_knowledge, tq.q,
+        THEN ts_headline('english', ${escaped(sql`a.main_knowledge`)}, tq.q,
           ${`MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … ", ${MARK}`}) END AS body
     FROM articles a, tq
     WHERE a.workspace_id = ${workspaceId} AND a.id IN (${ids})`,

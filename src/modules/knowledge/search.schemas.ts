@@ -34,7 +34,7 @@ export const searchResultSchema = z
       .array(
         z.object({
           field: z.enum(['title', 'questions', 'keywords', 'mainKnowledge']),
-          snippet: z.string().describe('the matching text with matched words in <mark>…</mark>'),
+          snippet: z.string().describe('the matching text as HTML: the article text escaped (&amp;, &lt;, &gt;), matched words in <mark>…</mark>'),
         }),
       )
       .describe('where the article matches the query'),

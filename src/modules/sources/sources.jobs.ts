@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../db/database.js';
 import { storableText } from '../../http/text-guard.js';
-import { defineJob, type JobContext } from '../../jobs/job.js';
+import { defineJob, defineOrphanSweep, type JobContext } from '../../jobs/job.js';
 import { detectContentKind, extractContent, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
 import { compareContent, contentFingerprint } from './changes.js';
 import { FETCHERS, IngestFailure } from './fetchers.js';
@@ -114,22 +114,10 @@ async function process(ctx: JobContext, source: SourceRow, refresh: boolean): Pr
   };
 }
 
-const ORPHAN_AGE_MS = 60_000;
-
 /** Every minute: no record stays PENDING or IN_PROGRESS after its job is gone from the queue. */
-export const sweepSourceJobsJob = defineJob({
-  name: 'sources.sweep',
-  payload: z.object({}).strict(),
-  schedule: '* * * * *',
-  options: { retryLimit: 1, expireInSeconds: 120 },
-  async handler(ctx) {
-    const now = ctx.clock.now();
-    const failed = await failOrphanedJobs(
-      ctx.db,
-      new Date(now.getTime() - ORPHAN_AGE_MS),
-      now,
-      'processing stopped: the ingestion job ended without a result; refresh the source to try again',
-    );
-    if (failed) ctx.log.warn({ failed }, 'marked orphaned source jobs FAILED');
-  },
-});
+export const sweepSourceJobsJob = defineOrphanSweep(
+  'sources.sweep',
+  'source jobs',
+  'processing stopped: the ingestion job ended without a result; refresh the source to try again',
+  failOrphanedJobs,
+);

@@ -235,3 +235,20 @@ export async function failOrphanedJobs(db: Db, olderThan: Date, now: Date, error
   }
   return rows.length;
 }
+
+/**
+ * Records what a knowledge job made of a source: the article, the operation and why. The source's
+ * knowledge is now in step with its content, so it is no longer flagged changed.
+ */
+export async function linkKnowledge(
+  db: Db,
+  workspaceId: string,
+  sourceId: string,
+  link: { linkedKnowledgeId: string | null; linkedOperation: string; linkedReason: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(sources)
+    .set({ ...link, changed: false, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, sourceId)));
+}

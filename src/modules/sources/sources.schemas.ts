@@ -17,6 +17,7 @@ export const INGESTIBLE_KINDS = ['web', 'provider_drive', 'provider_notes', 'pro
 
 export const LINKED_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
 export const linkedOperationSchema = z.enum(LINKED_OPERATIONS);
+export type LinkedOperation = (typeof LINKED_OPERATIONS)[number];
 
 export const JOB_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { RequestContext } from '../../context.js';
 import { type Db, inTransaction } from '../../db/database.js';
-import { sources } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../../http/schemas.js';
 import type { Upload } from '../../http/multipart.js';
@@ -212,15 +210,9 @@ export async function deleteSources(ctx: RequestContext, documentIds: string[], 
     const articleIds = deleteArticles
       ? unique([...rows.values()].map((r) => r.linkedKnowledgeId).filter((id): id is string => id !== null))
       : [];
-    const deletedArticles = await deleteArticlesInTransaction(tx, ctx.workspaceId, articleIds);
     const deletedSources = await deleteSourceRows(tx, ctx.workspaceId, ids);
-    if (deletedArticles.length) {
-      // Other sources linked to a deleted article are unlinked rather than left pointing at nothing.
-      await tx
-        .update(sources)
-        .set({ linkedKnowledgeId: null, linkedOperation: null, linkedReason: null, changed: false, updatedAt: ctx.clock.now() })
-        .where(and(eq(sources.workspaceId, ctx.workspaceId), inArray(sources.linkedKnowledgeId, deletedArticles.map((a) => a.id))));
-    }
+    // Other sources linked to a deleted article are unlinked rather than left pointing at nothing.
+    const deletedArticles = await deleteArticlesInTransaction(tx, ctx.workspaceId, articleIds, ctx.clock.now());
     const order = new Map(ids.map((id, i) => [id, i]));
     deletedSources.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return { deletedSources, deletedArticles };

@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { llmProvider, LlmError, NO_USAGE, type TokenUsage } from '../../ai/index.js';
+import { type Db, inTransaction } from '../../db/database.js';
+import { storableText } from '../../http/text-guard.js';
+import { defineJob, defineOrphanSweep, type JobContext } from '../../jobs/job.js';
+import {
+  ARTICLE_LIMITS,
+  type ArticleRow,
+  createArticle,
+  createDraftFromLive,
+  findArticle,
+  folderChoices,
+  type KnowledgeActor,
+  searchKnowledge,
+  updateArticleContent,
+} from '../knowledge/index.js';
+import { findSourcesByIds, type LinkedOperation, linkKnowledge, type SourceRow } from '../sources/index.js';
+import { claimJob, failOrphanedJobs, finishJob, type KnowledgeJobRow } from './generation.repository.js';
+import { ARTICLE_ORIGIN_OF, type GenerationOrigin } from './generation.schemas.js';
+import {
+  type ExistingArticle,
+  generateKnowledgeTask,
+  type GeneratedArticle,
+  type GenerationInput,
+  type GenerationOutput,
+} from './generation.tasks.js';
+
+/** Existing articles a job weighs the text against (the best matches of the knowledge search). */
+const CANDIDATE_ARTICLES = 5;
+/** How much of the text makes the search query that finds them. */
+const QUERY_CHARS = 1_000;
+
+/** A job's failure with the words its `error` shows, and the tokens spent before it. */
+class GenerationFailure extends Error {
+  constructor(
+    message: string,
+    readonly usage: TokenUsage = NO_USAGE,
+  ) {
+    super(message);
+  }
+}
+
+const generatePayload = z.object({ workspaceId: z.uuid(), jobId: z.uuid() }).strict();
+
+/**
+ * One knowledge-generation job: PENDING -> IN_PROGRESS -> COMPLETED | FAILED. It reads the text
+ * (the request's candidate text, or the source's paragraphs), finds the most similar live articles
+ * and the folders, asks the model (or the built-in engine) for a decision within the allowed
+ * operations, and writes the article, the source's link and the job's result in one transaction.
+ * Every failure ends the job FAILED with `error` set and nothing written.
+ */
+export const generateKnowledgeJob = defineJob({
+  name: 'knowledge.generate',
+  payload: generatePayload,
+  options: (config) => ({
+    // Only a stopped worker's job is tried again: every error is the job's result.
+    retryLimit: 2,
+    expireInSeconds: Math.ceil(((config.llm.timeoutMs + 60_000) * (config.llm.maxRetries + 1)) / 1000) + 60,
+  }),
+  concurrency: (config) => config.knowledgeConcurrency,
+  async handler(ctx, payload) {
+    const job = await claimJob(ctx.db, payload.workspaceId, payload.jobId, ctx.clock.now());
+    if (!job) return;
+    let result: Parameters<typeof finishJob>[3];
+    try {
+      result = await generate(ctx, job);
+    } catch (error) {
+      const known = error instanceof GenerationFailure || error instanceof LlmError;
+      if (!known) ctx.log.error({ err: error, jobId: job.id }, 'knowledge job failed unexpectedly');
+      const usage = known ? error.usage : NO_USAGE;
+      const message = known ? error.message : `generation failed unexpectedly: ${(error as Error).message}`;
+      result = { status: 'FAILED', error: storableText(message), ...tokens(usage) };
+      await finishJob(ctx.db, job.workspaceId, job.id, result, ctx.clock.now());
+    }
+    ctx.log.info({ jobId: job.id, status: result.status, operation: result.operation, error: result.error }, 'knowledge job ended');
+  },
+});
+
+const tokens = (usage: TokenUsage) => ({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+
+/** Decides and writes; returns the result it recorded. Throws GenerationFailure or LlmError. */
+async function generate(ctx: JobContext, job: KnowledgeJobRow) {
+  const source = job.documentId ? await requireSource(ctx.db, job) : undefined;
+  const text = job.candidateKnowledge ?? source?.paragraphs.join('\n\n') ?? '';
+  const titleHint = source?.title || null;
+  const linked = source?.linkedKnowledgeId ? await findArticle(ctx.db, job.workspaceId, source.linkedKnowledgeId) : undefined;
+  const linkable = linked && !(linked.isDraft && linked.isDraftPublished) ? linked : undefined;
+
+  const query = `${titleHint ?? ''}\n${text.slice(0, QUERY_CHARS)}`;
+  const hits = await searchKnowledge({ db: ctx.db, workspaceId: job.workspaceId }, { query, agentId: job.botId ?? undefined, limit: CANDIDATE_ARTICLES });
+  const candidates = hits.map((h) => h.article);
+  if (linkable && !candidates.some((a) => a.id === linkable.id)) candidates.unshift(linkable);
+  const folders = await folderChoices(ctx.db, job.workspaceId, job.botId ?? undefined);
+
+  const input: GenerationInput = {
+    text,
+    titleHint,
+    instructions: job.instructions,
+    allowed: job.allowedOps as LinkedOperation[],
+    candidates: candidates.map(existing),
+    folders,
+    linkedArticleId: linkable?.id ?? null,
+  };
+  const { output, usage } = await llmProvider(ctx.config).run(generateKnowledgeTask, input, { signal: ctx.signal });
+  const decision = checkDecision({ ...output, reason: output.reason.trim() }, input, usage);
+
+  return inTransaction(ctx.db, async (tx) => {
+    // The source is locked: a delete waits, or has happened and this job writes nothing.
+    const current = job.documentId ? await requireSource(tx, job, { lock: true }) : undefined;
+    const actor: KnowledgeActor = { db: tx, clock: ctx.clock, workspaceId: job.workspaceId, apiKeyId: job.createdBy };
+    const written = await apply(actor, job, decision, candidates, current);
+    if (job.documentId) {
+      await linkKnowledge(
+        tx,
+        job.workspaceId,
+        job.documentId,
+        { linkedKnowledgeId: written.linkedId, linkedOperation: decision.operation, linkedReason: storableText(decision.reason) },
+        ctx.clock.now(),
+      );
+    }
+    const result = {
+      status: 'COMPLETED',
+      error: '',
+      hcArticleId: written.hcArticleId,
+      operation: decision.operation,
+      reason: storableText(decision.reason),
+      ...tokens(usage),
+    };
+    if (!(await finishJob(tx, job.workspaceId, job.id, result, ctx.clock.now()))) {
+      throw new GenerationFailure('the job was ended by another worker');
+    }
+    return result;
+  });
+}
+
+async function requireSource(db: Db, job: KnowledgeJobRow, options: { lock?: boolean } = {}): Promise<SourceRow> {
+  const [source] = await findSourcesByIds(db, job.workspaceId, [job.documentId!], options);
+  if (!source) throw new GenerationFailure(`source ${job.documentId} no longer exists`);
+  if (job.candidateKnowledge !== null) return source;
+  if (source.linkedJobStatus !== 'COMPLETED' || !source.success) {
+    throw new GenerationFailure(
+      source.linkedJobStatus === 'FAILED' || (source.linkedJobStatus === 'COMPLETED' && !source.success)
+        ? `source ${source.id} has no content: its ingestion failed (${source.error || 'no reason recorded'})`
+        : `source ${source.id} has no content yet: its ingestion is ${source.linkedJobStatus ?? 'not queued'}; generate after it is COMPLETED`,
+    );
+  }
+  if (source.paragraphs.length === 0) throw new GenerationFailure(`source ${source.id} has no extracted text`);
+  return source;
+}
+
+function existing(article: ArticleRow): ExistingArticle {
+  return {
+    id: article.id,
+    title: article.title,
+    mainKnowledge: article.mainKnowledge,
+    questions: article.questions,
+    keywords: article.keywords,
+    parentFolderId: article.parentFolderId,
+  };
+}
+
+interface CheckedDecision {
+  operation: LinkedOperation;
+  articleId: string | null;
+  folderId: string | null;
+  reason: string;
+  article: GeneratedArticle | null;
+}
+
+/** The answer held to the request: an allowed operation on ids it was shown, with a usable article. */
+function checkDecision(output: GenerationOutput, input: GenerationInput, usage: TokenUsage): CheckedDecision {
+  const fail = (why: string) => new GenerationFailure(`the ${output.operation} decision cannot be applied: ${why}`, usage);
+  if (!input.allowed.includes(output.operation)) throw fail(`it is not among the allowed operations (${input.allowed.join(', ')})`);
+  const known = new Set(input.candidates.map((a) => a.id));
+  const article = output.article ? fitArticle(output.article) : null;
+  switch (output.operation) {
+    case 'ADD_ARTICLE_TO_FOLDER':
+      if (input.folders.length === 0) throw fail('there is no active folder to add an article to; create a folder first');
+      if (!output.folderId) throw fail(`no folder was chosen (${output.reason})`);
+      if (!input.folders.some((f) => f.id === output.folderId)) throw fail(`folder ${output.folderId} is not one of the folders`);
+      if (!article) throw fail(output.article ? 'the article has a blank title or body' : 'no article was written');
+      return { ...output, articleId: null, article };
+    case 'UPDATE_ARTICLE':
+      if (!output.articleId) throw fail(`no article was chosen (${output.reason})`);
+      if (!known.has(output.articleId)) throw fail(`article ${output.articleId} is not one of the candidate articles`);
+      if (!article) throw fail(output.article ? 'the article has a blank title or body' : 'no article was written');
+      return { ...output, folderId: null, article };
+    default:
+      return { ...output, articleId: output.articleId && known.has(output.articleId) ? output.articleId : null, folderId: null, article: null };
+  }
+}
+
+/** A generated article within the article limits; a blank title or body cannot be saved. */
+function fitArticle(article: GeneratedArticle): GeneratedArticle | null {
+  const list = (items: string[], max: number) =>
+    [...new Set(items.map((i) => storableText(i).trim()).filter((i) => i && i.length <= max))].slice(0, ARTICLE_LIMITS.listItems);
+  const title = storableText(article.title).trim().slice(0, ARTICLE_LIMITS.title).trim();
+  const mainKnowledge = storableText(article.mainKnowledge).trim().slice(0, ARTICLE_LIMITS.mainKnowledge).trim();
+  if (!title || !mainKnowledge) return null;
+  return {
+    title,
+    mainKnowledge,
+    questions: list(article.questions, ARTICLE_LIMITS.question),
+    keywords: list(article.keywords, ARTICLE_LIMITS.keyword),
+    agentInstruction: storableText(article.agentInstruction).slice(0, ARTICLE_LIMITS.agentInstruction),
+  };
+}
+
+/**
+ * Writes the decision. Returns the article the job names (`hcArticleId`: the new article, the
+ * draft of an update, or the article that already covers the text) and the one the source links
+ * to (the live article, or the draft while no live article exists).
+ */
+async function apply(
+  actor: KnowledgeActor,
+  job: KnowledgeJobRow,
+  decision: CheckedDecision,
+  candidates: ArticleRow[],
+  source: SourceRow | undefined,
+): Promise<{ hcArticleId: string | null; linkedId: string | null }> {
+  const origin = ARTICLE_ORIGIN_OF[job.origin as GenerationOrigin];
+  const misc = { knowledgeJobId: job.id, ...(job.documentId ? { sourceId: job.documentId } : {}), ...(job.hcEventId ? { hcEventId: job.hcEventId } : {}) };
+  if (decision.operation === 'ADD_ARTICLE_TO_FOLDER') {
+    const row = await createArticle(actor, {
+      ...decision.article!,
+      escalation: false,
+      parentFolderId: decision.folderId!,
+      isDraft: job.isDraft,
+      origin,
+      misc,
+    });
+    return { hcArticleId: row.id, linkedId: row.id };
+  }
+  if (decision.operation === 'UPDATE_ARTICLE') {
+    const target = candidates.find((a) => a.id === decision.articleId)!;
+    const content = {
+      ...decision.article!,
+      agentInstruction: decision.article!.agentInstruction || target.agentInstruction,
+      escalation: target.escalation,
+    };
+    // An open draft (the source's own, not yet published) is updated in place.
+    if (target.isDraft || !job.isDraft) {
+      await updateArticleContent(actor, target.id, content);
+      return { hcArticleId: target.id, linkedId: target.id };
+    }
+    const draft = await createDraftFromLive(actor, target.id, content, origin, misc);
+    return { hcArticleId: draft.id, linkedId: target.id };
+  }
+  return { hcArticleId: decision.articleId, linkedId: decision.articleId ?? source?.linkedKnowledgeId ?? null };
+}
+
+/** Every minute: no knowledge job stays PENDING or IN_PROGRESS after its queue job is gone. */
+export const sweepKnowledgeJobsJob = defineOrphanSweep(
+  'knowledge.sweep',
+  'knowledge jobs',
+  'processing stopped: the generation job ended without a result; queue it again',
+  failOrphanedJobs,
+);

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
+import { decide, type ExistingArticle, type FolderOption, type KnowledgeOperation } from '../../ai/builtin/decide.js';
+import { similarity, splitSentences } from '../../ai/builtin/text.js';
+import { treeTemplate } from '../../ai/builtin/tree.js';
+import type { LlmTask } from '../../ai/index.js';
+import { LINKED_OPERATIONS } from '../sources/index.js';
+
+/**
+ * The AI tasks of knowledge generation: one prompt and one schema each, answered by a model or by
+ * the built-in engine (docs/ai.md). Schemas use nullable fields rather than optional ones, so that
+ * strict structured output (every property required) accepts them.
+ */
+
+export type { ExistingArticle, FolderOption, KnowledgeOperation };
+
+/** How much of each text a prompt carries: enough to decide, bounded for any model's context. */
+const PROMPT_LIMITS = { candidate: 30_000, articleExcerpt: 1_500, folders: 200 } as const;
+
+const articleContentSchema = z.object({
+  title: z.string(),
+  mainKnowledge: z.string(),
+  questions: z.array(z.string()),
+  keywords: z.array(z.string()),
+  agentInstruction: z.string(),
+});
+export type GeneratedArticle = z.infer<typeof articleContentSchema>;
+
+export const generationOutputSchema = z.object({
+  operation: z.enum(LINKED_OPERATIONS),
+  articleId: z.string().nullable().describe('the article to update (UPDATE_ARTICLE) or that already covers the text (DO_NOTHING)'),
+  folderId: z.string().nullable().describe('the folder of the new article (ADD_ARTICLE_TO_FOLDER)'),
+  reason: z.string(),
+  article: articleContentSchema.nullable().describe('the complete new or updated article; null for DO_NOTHING'),
+});
+export type GenerationOutput = z.infer<typeof generationOutputSchema>;
+
+export interface GenerationInput {
+  /** The text to turn into knowledge (a source's paragraphs, or candidate text). */
+  text: string;
+  /** A title the text came with (a source's title), if any. */
+  titleHint: string | null;
+  instructions: string;
+  allowed: readonly KnowledgeOperation[];
+  /** Existing live articles most similar to the text, best first. */
+  candidates: ExistingArticle[];
+  folders: FolderOption[];
+  /** The article this text's source already produced, when the source is linked. */
+  linkedArticleId: string | null;
+}
+
+const excerpt = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)} …`);
+
+export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> = {
+  name: 'generate_knowledge',
+  description: 'A decision about one piece of candidate knowledge for a help centre, with the article to write.',
+  schema: generationOutputSchema,
+  system: [
+    'You maintain the knowledge base of a customer-support agent. You receive candidate knowledge (text from a',
+    'web page, a document or a conversation), the existing articles most similar to it, and the folders of the',
+    'knowledge base. Decide exactly one operation among the allowed ones:',
+    '- ADD_ARTICLE_TO_FOLDER: the text holds knowledge no article covers; write a new article and choose the',
+    '  folder (folderId) it belongs in.',
+    '- UPDATE_ARTICLE: an existing article covers the same topic; give its articleId and the complete updated',
+    '  article, keeping what is still true in it and adding or correcting what the text says. When the text',
+    "  comes from the article's own source (the linked article), the text is the truth: rewrite the article",
+    '  from it.',
+    '- DO_NOTHING: the text adds nothing (it is already covered, or holds no customer-facing knowledge); give',
+    '  the covering articleId when there is one.',
+    'Write articles for customers: a short, specific title; mainKnowledge in Markdown with every fact, number,',
+    'step and condition of the text and nothing invented; questions customers would ask that the article',
+    'answers; a few keywords; agentInstruction only when the text says how the agent should behave, else "".',
+    'Only use ids that appear in the input. reason: one or two sentences on why.',
+  ].join('\n'),
+  prompt(input) {
+    const lines = [
+      `Allowed operations: ${input.allowed.join(', ')}`,
+      input.instructions ? `Instructions from the editor: ${input.instructions}` : 'Instructions from the editor: none',
+      `Linked article (from this text's source): ${input.linkedArticleId ?? 'none'}`,
+      '',
+      'Existing articles:',
+      ...(input.candidates.length
+        ? input.candidates.map((a) =>
+            JSON.stringify({
+              id: a.id,
+              title: a.title,
+              folderId: a.parentFolderId,
+              questions: a.questions,
+              keywords: a.keywords,
+              mainKnowledge: excerpt(a.mainKnowledge, PROMPT_LIMITS.articleExcerpt),
+            }),
+          )
+        : ['(none)']),
+      '',
+      'Folders:',
+      ...(input.folders.length
+        ? input.folders.slice(0, PROMPT_LIMITS.folders).map((f) => JSON.stringify({ id: f.id, path: f.path.join(' / '), description: f.description }))
+        : ['(none)']),
+      '',
+      input.titleHint ? `Candidate knowledge (titled "${input.titleHint}"):` : 'Candidate knowledge:',
+      excerpt(input.text, PROMPT_LIMITS.candidate),
+    ];
+    return lines.join('\n');
+  },
+  builtin(input) {
+    const draft = draftArticle({ text: input.text, title: input.titleHint ?? undefined, instructions: input.instructions });
+    const decision = decide({
+      draft,
+      candidates: input.candidates,
+      folders: input.folders,
+      allowed: input.allowed,
+      linkedArticleId: input.linkedArticleId,
+    });
+    let article: GeneratedArticle | null = null;
+    if (decision.operation === 'ADD_ARTICLE_TO_FOLDER') article = draft;
+    if (decision.operation === 'UPDATE_ARTICLE') {
+      const target = input.candidates.find((a) => a.id === decision.articleId);
+      article = target && target.id !== input.linkedArticleId ? mergeInto(target, draft) : draft;
+    }
+    return { ...decision, article };
+  },
+};
+
+/** Most questions or keywords a merge keeps. */
+const MERGED_LIST_MAX = 20;
+/** A sentence this similar to one the article has is not new. */
+const KNOWN_SENTENCE = 0.8;
+
+/**
+ * The built-in update of an article from text that is not its own source: the article keeps its
+ * title and body, and gains the text's sentences it does not already say, its new questions and
+ * keywords. (An article's own source replaces its content instead: the source is the truth.)
+ */
+function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArticle {
+  const known = splitSentences(target.mainKnowledge);
+  const novel = splitSentences(draft.mainKnowledge).filter((s) => known.every((k) => similarity(s, k) < KNOWN_SENTENCE));
+  const union = (a: string[], b: string[]) => {
+    const seen = new Set(a.map((x) => x.toLowerCase()));
+    return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))].slice(0, MERGED_LIST_MAX);
+  };
+  return {
+    title: target.title,
+    mainKnowledge: novel.length ? `${target.mainKnowledge.trimEnd()}\n\n${novel.join(' ')}` : target.mainKnowledge,
+    questions: union(target.questions, draft.questions),
+    keywords: union(target.keywords, draft.keywords),
+    agentInstruction: draft.agentInstruction,
+  };
+}
+
+const treeArticleSchema = z.object({
+  title: z.string(),
+  mainKnowledge: z.string(),
+  questions: z.array(z.string()),
+  keywords: z.array(z.string()),
+});
+export const treeOutputSchema = z.object({
+  folders: z.array(
+    z.object({
+      path: z.array(z.string()).describe('folder titles from the top level down'),
+      description: z.string(),
+      articles: z.array(treeArticleSchema),
+    }),
+  ),
+});
+export type TreeOutput = z.infer<typeof treeOutputSchema>;
+
+export const initializeTreeTask: LlmTask<{ initPrompt: string }, TreeOutput> = {
+  name: 'initialize_tree',
+  description: 'The folders and starter articles of a new help-centre knowledge base.',
+  schema: treeOutputSchema,
+  system: [
+    'You design the knowledge base of a customer-support agent from a description of the business. Return',
+    'folders (each with its path of titles from the top level down and a one-sentence description) and, in',
+    'each, the articles to write: a specific title, mainKnowledge in Markdown with every fact the description',
+    'gives for that topic (when it gives none, a concrete brief of what the article must cover, never',
+    'placeholder text), the questions customers ask about it and a few keywords. Follow the structure the',
+    'description implies; at most 5 levels; titles unique within a folder.',
+  ].join('\n'),
+  prompt: (input) => `Description of the knowledge base:\n${input.initPrompt}`,
+  builtin: (input) => ({ folders: treeTemplate(input.initPrompt) }),
+};

@@ -1,0 +1,2 @@
+export { generationRoutes } from './generation.routes.js';
+export { generateKnowledgeJob, sweepKnowledgeJobsJob } from './generation.jobs.js';
