@@ -449,7 +449,7 @@ describe('knowledge generation with a configured model (openai-compatible)', () 
     it('ADD_ARTICLE_TO_FOLDER without a folderId', async () => {
       await refused(
         decision({ operation: 'ADD_ARTICLE_TO_FOLDER', folderId: null, reason: 'new', article: modelArticle() }),
-        /folder \(none\) is not one of the folders/,
+        /^the ADD_ARTICLE_TO_FOLDER decision cannot be applied: no folder was chosen \(new\)$/,
       );
     });
 
