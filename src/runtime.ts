@@ -11,6 +11,7 @@ import { type Config, withOverrides } from './config/config.js';
 import { type Database, openDatabase, pgliteFolder } from './db/database.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { migrateDatabase } from './db/migrate.js';
+import { enableVectorSupport } from './db/vector.js';
 import type { RegisteredJob } from './jobs/job.js';
 import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
@@ -81,8 +82,9 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
   try {
     database = config.databaseUrl
       ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: config.dbPoolMax })
-      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
+      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir), vector: Boolean(config.llm.embeddingModel) });
     await migrateDatabase(database);
+    if (config.llm.embeddingModel) await enableVectorSupport(database, log);
     const queue = new JobQueue({ database, config, clock, log, jobs: options.jobs ?? jobRegistry });
     await queue.start();
     if (options.bootstrap) await bootstrapFirstWorkspace(database, clock, config);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { vector as pgvector } from '@electric-sql/pglite-pgvector';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -13,7 +14,13 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      loadDataDir?: Blob;
+      /** Load pgvector (db/vector.ts): ~0.1-0.35 s more at start, so only when an embedding model is configured. */
+      vector?: boolean;
+    }
   | { kind: 'postgres'; url: string; poolMax?: number };
 
 /** An open database of either kind, with the raw client kept for the job queue and for closing. */
@@ -29,9 +36,10 @@ export function pgliteFolder(dataDir: string): string {
 /** Opens PGlite (in a folder, or in memory from a dump) or a PostgreSQL pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'pglite') {
+    const extensions = target.vector ? { vector: pgvector } : undefined;
     const pglite = target.loadDataDir
-      ? new PGlite({ loadDataDir: target.loadDataDir })
-      : new PGlite(target.dataDir ?? 'memory://');
+      ? new PGlite({ loadDataDir: target.loadDataDir, extensions })
+      : new PGlite(target.dataDir ?? 'memory://', { extensions });
     await pglite.waitReady;
     const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
     return { kind: 'pglite', db, pglite, close: () => pglite.close() };

@@ -1,5 +1,6 @@
 import { purgeApiKeysJob } from '../modules/api-keys/index.js';
 import { generateKnowledgeJob, sweepKnowledgeJobsJob } from '../modules/generation/index.js';
+import { embedArticlesJob } from '../modules/knowledge/index.js';
 import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
 import { registered, type RegisteredJob } from './job.js';
 
@@ -10,4 +11,5 @@ export const jobRegistry: readonly RegisteredJob[] = [
   registered(sweepSourceJobsJob),
   registered(generateKnowledgeJob),
   registered(sweepKnowledgeJobsJob),
+  registered(embedArticlesJob),
 ];

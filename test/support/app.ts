@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Database } from '../../src/db/database.js';
+import { enableVectorSupport } from '../../src/db/vector.js';
 import type { RegisteredJob } from '../../src/jobs/job.js';
 import { closeIngestRuntime } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
@@ -57,7 +58,7 @@ export interface TestAppOptions {
 
 /** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const testDb = await createTestDatabase({ vector: Boolean(options.env?.PARLEY_LLM_EMBEDDING_MODEL) });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const built = await buildOn(testDb.database, dataDir, options);
   const close = built.close;
@@ -87,6 +88,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   });
   const logger = pino({ level: config.logLevel }, sink);
   const clock = options.clock ?? systemClock;
+  if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
   const queue = new JobQueue({ database, config, clock, log: logger, jobs: options.jobs ?? jobRegistry });
   await queue.start();
   if (options.work) await queue.work();

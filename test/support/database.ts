@@ -91,10 +91,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh migrated database for one test file: a restored PGlite, or a copy of the template. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh migrated database for one test file: a restored PGlite, or a copy of the template.
+ * `vector` loads pgvector into PGlite (as the runtime does when an embedding model is configured).
+ */
+export async function createTestDatabase(options: { vector?: boolean } = {}): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', loadDataDir: await pgliteTemplate() });
+    const database = await openDatabase({ kind: 'pglite', loadDataDir: await pgliteTemplate(), vector: options.vector });
     return { database, drop: () => database.close() };
   }
   const admin = new pg.Client({ connectionString: adminDatabaseUrl });

@@ -307,3 +307,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       }),
   };
 }
+
+/** Settings of a test app whose model is the fake server at `url` (an OpenAI-compatible endpoint). */
+export function fakeModelEnv(url: string, apiKey: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PARLEY_LLM_PROVIDER: 'openai-compatible',
+    PARLEY_LLM_BASE_URL: url,
+    PARLEY_LLM_MODEL: 'test-model',
+    PARLEY_LLM_API_KEY: apiKey,
+    ...extra,
+  };
+}

@@ -326,11 +326,21 @@ function render(blocks: Block[], units: Unit[], headings: Set<number>): string {
       // CJK sentences follow each other without a space.
       text = pieces.map((piece, k) => (k > 0 && !/[。！？]$/.test(pieces[k - 1] ?? '') ? ` ${piece}` : piece)).join('');
     }
+    if (block.kind === 'row') text = tableRow(text, previous !== 'row');
     const tight = previous === block.kind && (block.kind === 'item' || block.kind === 'row');
     out += out ? (tight ? '\n' : '\n\n') + text : text;
     previous = block.kind;
   });
   return out;
+}
+
+/** A `cell | cell` row as a Markdown table row; the first row of a table gets the header rule. */
+function tableRow(text: string, first: boolean): string {
+  const cells = text.split('|').map((cell) => cell.trim());
+  if (cells[0] === '') cells.shift();
+  if (cells.at(-1) === '') cells.pop();
+  const row = `| ${cells.join(' | ')} |`;
+  return first ? `${row}\n|${' --- |'.repeat(cells.length)}` : row;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -101,7 +101,8 @@ function parseOutline(prompt: string): Node {
       items.push({ indent, node });
     } else {
       const list = labelledList(line);
-      const label = line.slice(0, line.indexOf(':')).trim();
+      // "Online shoe store. Topics: a, b" is labelled by its last sentence ("Topics").
+      const label = (line.slice(0, line.indexOf(':')).split(/[.!?]\s+/).pop() ?? '').trim();
       const generic = list !== null && GENERIC_LABELS.test(label);
       const last = items[items.length - 1];
       if (last && !generic && (!blank || indent > last.indent)) last.node.text.push(line);
@@ -109,6 +110,7 @@ function parseOutline(prompt: string): Node {
         items = [];
         if (list && generic) for (const entry of list) addChain(context, [entry], 'item');
         else if (list && context === root) for (const entry of list) addChain(addChain(root, [label], 'heading'), [entry], 'item');
+        else if (context === root && isTitleLine(line)) addChain(root, [line], 'item');
         else context.text.push(line);
       }
     }
@@ -159,12 +161,18 @@ function splitItem(raw: string): [string, string] {
   return [keyword ? capitalize(keyword) : truncateAtWord(text, 60), text];
 }
 
+/** A line on its own that names a topic: a few words without closing punctuation ("Cards"). */
+function isTitleLine(line: string): boolean {
+  const count = words(line).length;
+  return count >= 1 && count <= 5 && !/[.!?:;,]$/.test(line) && /^\p{Lu}/u.test(line);
+}
+
 /** "Label: a, b and c" where every entry is a short phrase; the entries, or null. */
 function labelledList(line: string): string[] | null {
   const m = /^([^:]{1,40}):\s*(.+)$/.exec(line);
   if (!m || splitSentences(m[2] ?? '').length > 1) return null;
   const entries = listEntries(m[2] ?? '');
-  return entries && entries.every((e) => words(e).length <= 4) ? entries : null;
+  return entries && entries.every((e) => words(e).length <= 6) ? entries : null;
 }
 
 /** Entries of "a, b and c" (at least two, each at most six words), or null. */
@@ -175,7 +183,7 @@ function listEntries(text: string): string[] | null {
     .map((e) => e.replace(/^(?:the|their|our|your|its|a|an)\s+/i, '').trim())
     .filter((e) => e && !/^(?:etc|more|so on|other things|others|much more)$/i.test(e));
   const odd = (e: string): boolean =>
-    words(e).length === 0 || words(e).length > 6 || /\d/.test(e) || STOPWORDS.has((e.split(' ')[0] ?? '').toLowerCase());
+    words(e).length === 0 || words(e).length > 6 || !/\p{L}/u.test(e) || STOPWORDS.has((e.split(' ')[0] ?? '').toLowerCase());
   if (entries.length < 2 || entries.some(odd)) return null;
   return entries;
 }

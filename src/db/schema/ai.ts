@@ -39,8 +39,10 @@ export const articleSearch = pgTable(
 );
 
 /**
- * Embeddings of articles for vector similarity, written when an embedding model is configured.
- * `contentHash` says which content the vector was made from; a changed article is embedded again.
+ * Embeddings of articles for vector similarity, written when an embedding model is configured
+ * (`knowledge.embed`). `contentHash` says which text the vector was made from; `articleVersion` is
+ * the article version last checked, so only articles with a newer version are hashed again, and
+ * only those whose text changed are embedded again.
  */
 export const articleEmbeddings = pgTable(
   'article_embeddings',
@@ -50,6 +52,7 @@ export const articleEmbeddings = pgTable(
     model: text('model').notNull(),
     contentHash: text('content_hash').notNull(),
     embedding: real('embedding').array().notNull(),
+    articleVersion: integer('article_version').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

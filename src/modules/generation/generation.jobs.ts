@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { llmProvider, LlmError, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { type Db, inTransaction } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
 import { defineJob, defineOrphanSweep, type JobContext } from '../../jobs/job.js';
 import {
@@ -9,6 +10,7 @@ import {
   createArticle,
   createDraftFromLive,
   findArticle,
+  findOpenDraft,
   folderChoices,
   type KnowledgeActor,
   searchKnowledge,
@@ -23,12 +25,13 @@ import {
   type GeneratedArticle,
   type GenerationInput,
   type GenerationOutput,
+  PROMPT_ARTICLE_CHARS,
 } from './generation.tasks.js';
 
 /** Existing articles a job weighs the text against (the best matches of the knowledge search). */
 const CANDIDATE_ARTICLES = 5;
 /** How much of the text makes the search query that finds them. */
-const QUERY_CHARS = 1_000;
+const QUERY_CHARS = 400;
 
 /** A job's failure with the words its `error` shows, and the tokens spent before it. */
 class GenerationFailure extends Error {
@@ -65,9 +68,10 @@ export const generateKnowledgeJob = defineJob({
     try {
       result = await generate(ctx, job);
     } catch (error) {
-      const known = error instanceof GenerationFailure || error instanceof LlmError;
+      // A refused write (a folder deleted meanwhile...) is the job's result too.
+      const known = error instanceof GenerationFailure || error instanceof LlmError || error instanceof AppError;
       if (!known) ctx.log.error({ err: error, jobId: job.id }, 'knowledge job failed unexpectedly');
-      const usage = known ? error.usage : NO_USAGE;
+      const usage = error instanceof GenerationFailure || error instanceof LlmError ? error.usage : NO_USAGE;
       const message = known ? error.message : `generation failed unexpectedly: ${(error as Error).message}`;
       result = { status: 'FAILED', error: storableText(message), ...tokens(usage) };
       await finishJob(ctx.db, job.workspaceId, job.id, result, ctx.clock.now());
@@ -85,9 +89,12 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
   const titleHint = source?.title || null;
   const linked = source?.linkedKnowledgeId ? await findArticle(ctx.db, job.workspaceId, source.linkedKnowledgeId) : undefined;
   const linkable = linked && !(linked.isDraft && linked.isDraftPublished) ? linked : undefined;
+  // The source's own article (made from it) follows it; an article it was merged into, or only
+  // found to cover it, is a candidate like any other and keeps what else it says.
+  const own = linkable && linkable.misc.sourceId === source?.id ? linkable : undefined;
 
   const query = `${titleHint ?? ''}\n${text.slice(0, QUERY_CHARS)}`;
-  const hits = await searchKnowledge({ db: ctx.db, workspaceId: job.workspaceId }, { query, agentId: job.botId ?? undefined, limit: CANDIDATE_ARTICLES });
+  const hits = await searchKnowledge({ db: ctx.db, workspaceId: job.workspaceId, config: ctx.config, log: ctx.log, signal: ctx.signal }, { query, agentId: job.botId ?? undefined, limit: CANDIDATE_ARTICLES });
   const candidates = hits.map((h) => h.article);
   if (linkable && !candidates.some((a) => a.id === linkable.id)) candidates.unshift(linkable);
   const folders = await folderChoices(ctx.db, job.workspaceId, job.botId ?? undefined);
@@ -99,14 +106,25 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
     allowed: job.allowedOps as LinkedOperation[],
     candidates: candidates.map(existing),
     folders,
-    linkedArticleId: linkable?.id ?? null,
+    linkedArticleId: own?.id ?? null,
   };
   const { output, usage } = await llmProvider(ctx.config).run(generateKnowledgeTask, input, { signal: ctx.signal });
   const decision = checkDecision({ ...output, reason: output.reason.trim() }, input, usage);
+  const target = candidates.find((a) => a.id === decision.articleId);
+  if (decision.operation === 'UPDATE_ARTICLE' && ctx.config.llm.provider !== 'builtin' && target && target.mainKnowledge.length > PROMPT_ARTICLE_CHARS) {
+    throw new GenerationFailure(
+      `article "${target.title}" is longer than the ${PROMPT_ARTICLE_CHARS} characters a model is shown; ` +
+        'updating it would drop its end, so it is left to an editor',
+      usage,
+    );
+  }
 
   return inTransaction(ctx.db, async (tx) => {
     // The source is locked: a delete waits, or has happened and this job writes nothing.
     const current = job.documentId ? await requireSource(tx, job, { lock: true }) : undefined;
+    if (current && current.linkedKnowledgeId !== source?.linkedKnowledgeId) {
+      throw new GenerationFailure('another job linked this source while this one ran; run the job again', usage);
+    }
     const actor: KnowledgeActor = { db: tx, clock: ctx.clock, workspaceId: job.workspaceId, apiKeyId: job.createdBy };
     const written = await apply(actor, job, decision, candidates, current);
     if (job.documentId) {
@@ -232,7 +250,17 @@ async function apply(
     return { hcArticleId: row.id, linkedId: row.id };
   }
   if (decision.operation === 'UPDATE_ARTICLE') {
-    const target = candidates.find((a) => a.id === decision.articleId)!;
+    const read = candidates.find((a) => a.id === decision.articleId)!;
+    const target = await findArticle(actor.db, job.workspaceId, read.id, { lock: true });
+    if (!target || (target.isDraft && target.isDraftPublished)) {
+      throw new GenerationFailure(`article "${read.title}" was deleted or published while the job ran; run the job again`);
+    }
+    if (target.version !== read.version || target.updatedAt.getTime() !== read.updatedAt.getTime()) {
+      throw new GenerationFailure(
+        `article "${read.title}" changed while the job ran (version ${read.version} -> ${target.version}); ` +
+          'run the job again so that change is not lost',
+      );
+    }
     const content = {
       ...decision.article!,
       agentInstruction: decision.article!.agentInstruction || target.agentInstruction,
@@ -242,6 +270,12 @@ async function apply(
     if (target.isDraft || !job.isDraft) {
       await updateArticleContent(actor, target.id, content);
       return { hcArticleId: target.id, linkedId: target.id };
+    }
+    // A source's earlier draft of the same version, not yet reviewed, is revised rather than repeated.
+    const pending = source ? await findOpenDraft(actor.db, job.workspaceId, target, source.id) : undefined;
+    if (pending) {
+      await updateArticleContent(actor, pending.id, content);
+      return { hcArticleId: pending.id, linkedId: target.id };
     }
     const draft = await createDraftFromLive(actor, target.id, content, origin, misc);
     return { hcArticleId: draft.id, linkedId: target.id };

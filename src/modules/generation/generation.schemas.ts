@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from '../../http/schemas.js';
-import { JOB_STATUSES, LINKED_OPERATIONS, linkedOperationSchema } from '../sources/index.js';
+import { JOB_STATUSES, linkedOperationSchema } from '../sources/index.js';
 
 export const GENERATION_ORIGINS = ['sources', 'generated', 'inbox'] as const;
 export type GenerationOrigin = (typeof GENERATION_ORIGINS)[number];
@@ -20,9 +20,9 @@ const commonFields = {
   restrictedOps: z
     .array(linkedOperationSchema)
     .min(1)
-    .max(LINKED_OPERATIONS.length)
+    .max(10)
     .optional()
-    .describe('the operations the job may choose from (all three when omitted)'),
+    .describe('the operations the job may choose from (all three when omitted; repeats count once)'),
   instructions: z.string().trim().max(5000).optional().describe("guidance for the generator, e.g. 'focus on pricing'"),
   botId: uuidSchema.optional().describe("consider only the agent's folders and their articles"),
   isDraft: z.boolean().default(true).describe('true: write drafts to review; false: write live articles'),

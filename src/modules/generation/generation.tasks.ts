@@ -15,7 +15,12 @@ import { LINKED_OPERATIONS } from '../sources/index.js';
 export type { ExistingArticle, FolderOption, KnowledgeOperation };
 
 /** How much of each text a prompt carries: enough to decide, bounded for any model's context. */
-const PROMPT_LIMITS = { candidate: 30_000, articleExcerpt: 1_500, folders: 200 } as const;
+const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;
+/**
+ * Existing articles are shown whole up to this length. A longer one is shown cut and marked
+ * `truncated`, and a model may not update it (it would drop the end): the job refuses that.
+ */
+export const PROMPT_ARTICLE_CHARS = 12_000;
 
 const articleContentSchema = z.object({
   title: z.string(),
@@ -70,7 +75,8 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
     'Write articles for customers: a short, specific title; mainKnowledge in Markdown with every fact, number,',
     'step and condition of the text and nothing invented; questions customers would ask that the article',
     'answers; a few keywords; agentInstruction only when the text says how the agent should behave, else "".',
-    'Only use ids that appear in the input. reason: one or two sentences on why.',
+    'Only use ids that appear in the input. Never update an article marked "truncated": you do not see all of it.',
+    'reason: one or two sentences on why.',
   ].join('\n'),
   prompt(input) {
     const lines = [
@@ -87,7 +93,8 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
               folderId: a.parentFolderId,
               questions: a.questions,
               keywords: a.keywords,
-              mainKnowledge: excerpt(a.mainKnowledge, PROMPT_LIMITS.articleExcerpt),
+              mainKnowledge: excerpt(a.mainKnowledge, PROMPT_ARTICLE_CHARS),
+              ...(a.mainKnowledge.length > PROMPT_ARTICLE_CHARS ? { truncated: true } : {}),
             }),
           )
         : ['(none)']),
@@ -125,22 +132,45 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
 const MERGED_LIST_MAX = 20;
 /** A sentence this similar to one the article has is not new. */
 const KNOWN_SENTENCE = 0.8;
+/** A new sentence this similar to one the article has revises it (a changed number, a new word). */
+const REVISED_SENTENCE = 0.5;
 
 /**
  * The built-in update of an article from text that is not its own source: the article keeps its
- * title and body, and gains the text's sentences it does not already say, its new questions and
- * keywords. (An article's own source replaces its content instead: the source is the truth.)
+ * title and everything else it says. Each sentence of the text it does not already say either
+ * replaces the article's sentence it revises (most similar, at REVISED_SENTENCE or more: "within
+ * 30 days" becoming "within 14 days") or is added at the end; new questions and keywords are
+ * added. (An article's own source replaces its content instead: the source is the truth.)
  */
+const figures = (text: string) => (text.match(/\d+(?:[.,]\d+)*/g) ?? []).join(' ');
+
 function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArticle {
-  const known = splitSentences(target.mainKnowledge);
-  const novel = splitSentences(draft.mainKnowledge).filter((s) => known.every((k) => similarity(s, k) < KNOWN_SENTENCE));
+  let body = target.mainKnowledge.trimEnd();
+  const known = splitSentences(body);
+  const added: string[] = [];
+  // Headings are the draft's structure, not knowledge to merge.
+  for (const sentence of splitSentences(draft.mainKnowledge).filter((x) => !x.startsWith('#'))) {
+    const scores = known.map((k) => similarity(sentence, k));
+    const best = scores.reduce((top, score, i) => (score > (scores[top] ?? -1) ? i : top), -1);
+    const score = scores[best] ?? 0;
+    if (score >= KNOWN_SENTENCE && known[best] !== undefined && figures(known[best]) !== figures(sentence)) {
+      // The same words with different figures ("30 days" -> "14 days"): the figure changed.
+      body = body.replace(known[best], sentence);
+    } else if (score >= KNOWN_SENTENCE) {
+      continue;
+    } else if (score >= REVISED_SENTENCE && known[best] !== undefined && body.includes(known[best])) {
+      body = body.replace(known[best], sentence);
+    } else {
+      added.push(sentence);
+    }
+  }
   const union = (a: string[], b: string[]) => {
     const seen = new Set(a.map((x) => x.toLowerCase()));
     return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))].slice(0, MERGED_LIST_MAX);
   };
   return {
     title: target.title,
-    mainKnowledge: novel.length ? `${target.mainKnowledge.trimEnd()}\n\n${novel.join(' ')}` : target.mainKnowledge,
+    mainKnowledge: added.length ? `${body}\n\n${added.join('\n\n')}` : body,
     questions: union(target.questions, draft.questions),
     keywords: union(target.keywords, draft.keywords),
     agentInstruction: draft.agentInstruction,

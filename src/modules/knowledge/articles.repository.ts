@@ -60,6 +60,29 @@ export async function findArticle(
   return row;
 }
 
+/**
+ * An unpublished draft of `live` at its current version that a knowledge job made from this
+ * source (`misc.sourceId`), if any.
+ */
+export async function findOpenDraft(db: Db, workspaceId: string, live: ArticleRow, sourceId: string): Promise<ArticleRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(articles)
+    .where(
+      and(
+        eq(articles.workspaceId, workspaceId),
+        eq(articles.originalArticleId, live.id),
+        eq(articles.originalArticleVersion, live.version),
+        eq(articles.isDraft, true),
+        eq(articles.isDraftPublished, false),
+        sql`${articles.misc}->>'sourceId' = ${sourceId}`,
+      ),
+    )
+    .orderBy(desc(articles.updatedAt))
+    .limit(1);
+  return row;
+}
+
 export async function findArticlesByIds(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
   if (ids.length === 0) return [];
   return db.select().from(articles).where(and(eq(articles.workspaceId, workspaceId), inArray(articles.id, ids)));
@@ -127,7 +150,7 @@ export async function updateArticle(
  * Drafts made from articles that are about to be deleted keep their content and lose the link;
  * publishing one later creates a new live article.
  */
-export async function detachDrafts(db: Db, workspaceId: string, originalIds: string[]): Promise<void> {
+async function detachDrafts(db: Db, workspaceId: string, originalIds: string[]): Promise<void> {
   if (originalIds.length === 0) return;
   await db
     .update(articles)
@@ -139,7 +162,7 @@ export async function detachDrafts(db: Db, workspaceId: string, originalIds: str
  * Sources whose knowledge was one of these (deleted) articles lose the link, so no source points at
  * nothing; they are no longer flagged changed either, having no knowledge to be behind.
  */
-export async function unlinkSources(db: Db, workspaceId: string, articleIds: string[], now: Date): Promise<void> {
+async function unlinkSources(db: Db, workspaceId: string, articleIds: string[], now: Date): Promise<void> {
   if (articleIds.length === 0) return;
   await db
     .update(sources)
@@ -155,7 +178,19 @@ export async function relinkSources(db: Db, workspaceId: string, fromId: string,
     .where(and(eq(sources.workspaceId, workspaceId), eq(sources.linkedKnowledgeId, fromId)));
 }
 
-export async function deleteArticles(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
+/**
+ * Deletes articles with their history: drafts made from them are kept, unlinked, and sources made
+ * into them are unlinked. Every delete of articles goes through here. Returns the deleted rows.
+ */
+export async function deleteArticlesWithLinks(db: Db, workspaceId: string, ids: string[], now: Date): Promise<ArticleRow[]> {
+  if (ids.length === 0) return [];
+  await detachDrafts(db, workspaceId, ids);
+  const deleted = await deleteArticles(db, workspaceId, ids);
+  await unlinkSources(db, workspaceId, deleted.map((a) => a.id), now);
+  return deleted;
+}
+
+async function deleteArticles(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
   if (ids.length === 0) return [];
   return db.delete(articles).where(and(eq(articles.workspaceId, workspaceId), inArray(articles.id, ids))).returning();
 }

@@ -7,8 +7,7 @@ import {
   type ArticleFilters,
   type ArticleRow,
   type ArticleVersionRow,
-  deleteArticles,
-  detachDrafts,
+  deleteArticlesWithLinks,
   findArticle,
   findArticlesByIds,
   findVersion,
@@ -18,7 +17,6 @@ import {
   listVersions,
   type NewArticle,
   relinkSources,
-  unlinkSources,
   updateArticle,
 } from './articles.repository.js';
 import type { ArticleOrigin } from './articles.schemas.js';
@@ -279,11 +277,7 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
  * are unlinked. Returns the deleted rows.
  */
 export async function deleteArticlesInTransaction(tx: Db, workspaceId: string, ids: string[], now: Date): Promise<ArticleRow[]> {
-  if (ids.length === 0) return [];
-  await detachDrafts(tx, workspaceId, ids);
-  const deleted = await deleteArticles(tx, workspaceId, ids);
-  await unlinkSources(tx, workspaceId, deleted.map((a) => a.id), now);
-  return deleted;
+  return deleteArticlesWithLinks(tx, workspaceId, ids, now);
 }
 
 /** Deletes an article (see deleteArticlesInTransaction). */

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.js';
 import { type Db, inTransaction } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
-import { deleteArticles, detachDrafts } from './articles.repository.js';
+import { deleteArticlesWithLinks } from './articles.repository.js';
 import { type KnowledgeActor, authored } from './actor.js';
 import {
   addJunctions,
@@ -113,8 +113,7 @@ export async function deleteFolder(ctx: RequestContext, id: string, cascade: boo
     }
     const folderIds = await subtreeIds(tx, ctx.workspaceId, id);
     const articleIds = await articleIdsInFolders(tx, ctx.workspaceId, folderIds);
-    await detachDrafts(tx, ctx.workspaceId, articleIds);
-    await deleteArticles(tx, ctx.workspaceId, articleIds);
+    await deleteArticlesWithLinks(tx, ctx.workspaceId, articleIds, ctx.clock.now());
     await deleteFolders(tx, ctx.workspaceId, folderIds);
     return folder;
   });

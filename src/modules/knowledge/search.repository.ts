@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { queryRows } from '../../db/sql.js';
+import { vectorLiteral } from '../../db/vector.js';
 import { scopeFoldersCte } from './folders.repository.js';
 
 /**
@@ -32,16 +33,11 @@ export interface LexicalHit {
   score: number;
 }
 
-/** Live, active articles in the scope's folders. */
-function scopeArticles(scope: SearchScope): SQL {
-  return sql`scope AS (
-      SELECT s.article_id, s.document, s.lengths
-      FROM article_search s
-      JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
-      WHERE s.workspace_id = ${scope.workspaceId} AND a.is_draft = false AND a.active
-        AND a.parent_folder_id IN (SELECT id FROM scope_folders)
-    )`;
-}
+/**
+ * A query's lexemes: at most MAX_QUERY_TERMS distinct ones, in the order the query says them (a
+ * long pasted text searches by its beginning; every term costs a pass over its articles).
+ */
+export const MAX_QUERY_TERMS = 32;
 
 /** Lexical ranking of the articles in scope for `query`; the best `limit`, best first. */
 export async function searchLexical(db: Db, scope: SearchScope, query: string, limit: number): Promise<LexicalHit[]> {
@@ -51,24 +47,37 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
       `CASE WHEN f${i} = 0 THEN 0 ELSE ${FIELD_WEIGHTS[i - 1]} * f${i} * ${k1 + 1} / ` +
         `(f${i} + ${k1} * (1 - ${b} + ${b} * lengths[${i}] / s.l${i})) END`,
     );
+  const count = (letter: string) => sql.raw(`coalesce(array_length(array_positions(u.weights, '${letter}'), 1), 0)::float8`);
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)}, ${scopeArticles(scope)},
-      ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', ${query}))),
+    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)},
+      ql AS (
+        SELECT lexeme FROM unnest(to_tsvector('english', ${query}))
+        ORDER BY positions[1], lexeme LIMIT ${MAX_QUERY_TERMS}
+      ),
       tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql),
+      scope AS MATERIALIZED (
+        SELECT s.article_id, s.lengths
+        FROM article_search s
+        JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
+        WHERE s.workspace_id = ${scope.workspaceId} AND a.is_draft = false AND a.active
+          AND a.parent_folder_id IN (SELECT id FROM scope_folders)
+      ),
       stats AS (
         SELECT count(*)::float8 AS n, avg(lengths[1])::float8 AS l1, avg(lengths[2])::float8 AS l2,
                avg(lengths[3])::float8 AS l3, avg(lengths[4])::float8 AS l4
         FROM scope
       ),
+      matching AS MATERIALIZED (
+        SELECT s.article_id, s.document, s.lengths
+        FROM article_search s, tq
+        WHERE s.workspace_id = ${scope.workspaceId} AND s.document @@ tq.q
+          AND s.article_id IN (SELECT article_id FROM scope)
+      ),
       tf AS (
-        SELECT c.article_id, u.lexeme, c.lengths,
-          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A')::float8 AS f1,
-          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'B')::float8 AS f2,
-          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C')::float8 AS f3,
-          (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'D')::float8 AS f4
-        FROM scope c, tq, unnest(c.document) u
-        WHERE c.document @@ tq.q AND u.lexeme IN (SELECT lexeme FROM ql)
+        SELECT c.article_id, u.lexeme, c.lengths, ${count('A')} AS f1, ${count('B')} AS f2, ${count('C')} AS f3, ${count('D')} AS f4
+        FROM matching c, unnest(c.document) u
+        WHERE u.lexeme IN (SELECT lexeme FROM ql)
       ),
       df AS (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
     SELECT tf.article_id AS "articleId",
@@ -79,6 +88,38 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
     LIMIT ${limit}`,
   );
   return rows.map((r) => ({ articleId: r.articleId, score: Number(r.score) }));
+}
+
+export interface VectorHit {
+  articleId: string;
+  /** Cosine distance, 0 (same direction) to 2. */
+  distance: number;
+}
+
+/**
+ * The `limit` articles in scope nearest to `embedding` by cosine distance, among the embeddings of
+ * `model` with as many dimensions (another size cannot be compared). Needs the `vector` extension.
+ */
+export async function searchVector(db: Db, scope: SearchScope, model: string, embedding: number[], limit: number): Promise<VectorHit[]> {
+  const rows = await queryRows<{ articleId: string; distance: number | string | null }>(
+    db,
+    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)},
+      candidates AS MATERIALIZED (
+        SELECT e.article_id, e.embedding
+        FROM article_embeddings e
+        JOIN articles a ON a.workspace_id = e.workspace_id AND a.id = e.article_id
+        WHERE e.workspace_id = ${scope.workspaceId} AND e.model = ${model} AND array_length(e.embedding, 1) = ${embedding.length}
+          AND a.is_draft = false AND a.active AND a.parent_folder_id IN (SELECT id FROM scope_folders)
+      ),
+      ranked AS (
+        SELECT article_id, embedding::vector <=> ${vectorLiteral(embedding)}::vector AS distance FROM candidates
+      )
+    SELECT article_id AS "articleId", distance FROM ranked
+    WHERE distance < 'NaN'::float8
+    ORDER BY distance, article_id
+    LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({ articleId: r.articleId, distance: Number(r.distance) }));
 }
 
 export interface Highlight {

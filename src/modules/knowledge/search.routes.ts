@@ -18,8 +18,11 @@ export function searchRoutes() {
         'Ranks the live, active articles in active folders (with `botId`: the agent\'s assigned folders and their ' +
         'descendants) for a question, with the retrieval every answer uses: full-text search in the database ' +
         `over title, questions, keywords and body (weights ${FIELD_WEIGHTS.join(', ')}), stemmed English, scored ` +
-        'by BM25 per field. Drafts and inactive articles are never found. A query of stopwords only finds ' +
-        'nothing. 404 when `botId` names no agent of the workspace.',
+        'by BM25 per field. When an embedding model is configured and the database has the `vector` extension, ' +
+        'vector similarity of embeddings is fused with it (reciprocal rank fusion, k = 60; `score` is then the ' +
+        'fused score, and an article found by similarity alone has no highlights). Drafts and inactive articles ' +
+        'are never found. Without embeddings, a query of stopwords only finds nothing. 404 when `botId` names no ' +
+        'agent of the workspace.',
       body: searchBodySchema,
       response: searchResponseSchema,
       errors: [404],

@@ -1,6 +1,11 @@
+import type { Logger } from 'pino';
+import { llmProvider } from '../../ai/index.js';
+import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
+import { isStorableVector } from '../../db/vector.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
-import { type Highlight, highlights as findHighlights, searchLexical } from './search.repository.js';
+import { capText, embeddingsEnabled } from './embeddings.js';
+import { type Highlight, highlights as findHighlights, type SearchScope, searchLexical, searchVector } from './search.repository.js';
 
 export interface KnowledgeSearch {
   query: string;
@@ -17,21 +22,99 @@ export interface KnowledgeHit {
   highlights: Highlight[];
 }
 
+/** What a search needs: the database, the workspace, and the configuration and log for embeddings. */
+export interface SearchContext {
+  readonly db: Db;
+  readonly workspaceId: string;
+  readonly config: Config;
+  readonly log: Logger;
+  /** Stops the query's embedding call (a job's lease). */
+  readonly signal?: AbortSignal;
+}
+
+/** Reciprocal rank fusion: score = Σ 1 / (RRF_K + rank) over the lexical and vector rankings. */
+export const RRF_K = 60;
+/** Each ranking contributes this many candidates to the fusion, at least. */
+export const FUSION_DEPTH_MIN = 50;
+/** The most a search waits for its query's embedding before it ranks by full-text search alone. */
+export const QUERY_EMBEDDING_TIMEOUT_MS = 10_000;
+
+interface Ranked {
+  articleId: string;
+  score: number;
+}
+
 /**
  * The one retrieval function of Parley (answers, refine, knowledge generation and the search route):
  * live, active articles in the workspace's (or the agent's) active folders, ranked for a question.
+ *
+ * Full-text search (BM25, search.repository.ts) alone, with its scores, unless an embedding model
+ * is configured and the database has `vector`: then the query is embedded too, the nearest
+ * articles by cosine distance are fused with the full-text ranking by reciprocal rank fusion, and
+ * the score is the fused one. A failed query embedding falls back to full-text search alone.
  */
-export async function searchKnowledge(ctx: { db: Db; workspaceId: string }, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
-  const hits = await searchLexical(ctx.db, { workspaceId: ctx.workspaceId, agentId: input.agentId }, input.query, input.limit);
-  if (hits.length === 0) return [];
-  const ids = hits.map((h) => h.articleId);
+export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
+  const scope: SearchScope = { workspaceId: ctx.workspaceId, agentId: input.agentId };
+  let ranked: Ranked[];
+  if (embeddingsEnabled(ctx.config, ctx.db)) {
+    const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
+    const [lexical, nearest] = await Promise.all([searchLexical(ctx.db, scope, input.query, depth), nearestArticles(ctx, scope, input.query, depth)]);
+    ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
+  } else {
+    ranked = lexicalScores(await searchLexical(ctx.db, scope, input.query, input.limit));
+  }
+  if (ranked.length === 0) return [];
+  const ids = ranked.map((h) => h.articleId);
   const [rows, marks] = await Promise.all([
     findArticlesByIds(ctx.db, ctx.workspaceId, ids),
     input.highlights ? findHighlights(ctx.db, ctx.workspaceId, ids, input.query) : Promise.resolve(new Map<string, Highlight[]>()),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return hits.flatMap((hit) => {
+  return ranked.flatMap((hit) => {
     const article = byId.get(hit.articleId);
-    return article ? [{ article, score: Math.round(hit.score * 10_000) / 10_000, highlights: marks.get(hit.articleId) ?? [] }] : [];
+    return article ? [{ article, score: hit.score, highlights: marks.get(hit.articleId) ?? [] }] : [];
   });
+}
+
+function lexicalScores(hits: Ranked[]): Ranked[] {
+  return hits.map((h) => ({ articleId: h.articleId, score: Math.round(h.score * 10_000) / 10_000 }));
+}
+
+/**
+ * The articles nearest to the query's embedding, best first; undefined (and a warning) when the
+ * query cannot be embedded or compared, so the search answers by full-text search alone.
+ */
+async function nearestArticles(ctx: SearchContext, scope: SearchScope, query: string, depth: number): Promise<string[] | undefined> {
+  const provider = llmProvider(ctx.config);
+  const model = ctx.config.llm.embeddingModel;
+  if (!provider.embed || !model) return undefined;
+  try {
+    const timeout = AbortSignal.timeout(Math.min(ctx.config.llm.timeoutMs, QUERY_EMBEDDING_TIMEOUT_MS));
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+    const { embeddings } = await provider.embed([capText(query)], { signal });
+    const embedding = embeddings[0];
+    if (!embedding || !isStorableVector(embedding)) {
+      ctx.log.warn({ dimensions: embedding?.length }, 'the query embedding is unusable; knowledge search uses full-text search only');
+      return undefined;
+    }
+    const hits = await searchVector(ctx.db, scope, model, embedding, depth);
+    return hits.map((h) => h.articleId);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'vector similarity failed for this query; knowledge search uses full-text search only');
+    return undefined;
+  }
+}
+
+/**
+ * Reciprocal rank fusion of two rankings (best first). Scores are rounded to 6 decimals, and equal
+ * scores come in ascending id order, as in the full-text ranking.
+ */
+function fuse(lexical: Ranked[], nearest: string[]): Ranked[] {
+  const scores = new Map<string, number>();
+  const add = (id: string, rank: number) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank));
+  lexical.forEach((h, i) => add(h.articleId, i + 1));
+  nearest.forEach((id, i) => add(id, i + 1));
+  return [...scores]
+    .map(([articleId, score]) => ({ articleId, score: Math.round(score * 1_000_000) / 1_000_000 }))
+    .sort((a, b) => b.score - a.score || (a.articleId < b.articleId ? -1 : a.articleId > b.articleId ? 1 : 0));
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "article_embeddings" ADD COLUMN "article_version" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { llmProvider } from '../../ai/index.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import { hasVectorSupport, isStorableVector } from '../../db/vector.js';
+import { defineJob } from '../../jobs/job.js';
+import {
+  type EmbeddingSource,
+  findEmbeddingSources,
+  findPendingEmbeddings,
+  markEmbeddingsCurrent,
+  type NewEmbedding,
+  upsertEmbeddings,
+} from './embeddings.repository.js';
+
+/**
+ * Article embeddings for vector similarity in knowledge search (search.service.ts). They exist
+ * only when an embedding model is configured and the database has the `vector` extension
+ * (db/vector.ts); `knowledge.embed` keeps them current every minute.
+ */
+
+/** Characters of an article (or a query) sent to the embedding model. */
+export const EMBEDDING_TEXT_MAX = 8_000;
+/** Articles checked per run of `knowledge.embed`. */
+export const EMBED_RUN_LIMIT = 256;
+/** Articles per embedding request (and per write). */
+const EMBED_BATCH = 64;
+
+/** The first `max` characters of a text, never ending inside a surrogate pair. */
+export function capText(text: string, max = EMBEDDING_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** What an article's embedding is made of: title, questions, keywords and body, capped. */
+export function embeddingText(article: Pick<EmbeddingSource, 'title' | 'questions' | 'keywords' | 'mainKnowledge'>): string {
+  const parts = [article.title, article.questions.join('\n'), article.keywords.join(', '), article.mainKnowledge];
+  return capText(parts.map((p) => p.trim()).filter((p) => p !== '').join('\n\n'));
+}
+
+/** SHA-256 of the embedded text: an unchanged article is not embedded again. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Whether knowledge search and the embedding job may use embeddings with this configuration and database. */
+export function embeddingsEnabled(config: Config, db: Db): boolean {
+  return Boolean(config.llm.embeddingModel) && hasVectorSupport(db);
+}
+
+export interface EmbeddingContext {
+  readonly db: Db;
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly signal?: AbortSignal;
+}
+
+export interface EmbedRunResult {
+  /** Articles embedded (new, changed, or of another model). */
+  embedded: number;
+  /** Articles changed in other ways than their embedded text; their embedding stays. */
+  unchanged: number;
+  /** Articles left for the next run because the model or the database failed. */
+  failed: number;
+}
+
+/**
+ * Embeds up to `limit` live articles (of one workspace, or of all, one workspace at a time) whose
+ * embedding is missing, of another model, or made from other text. Failures are logged and the
+ * articles are left for the next run. Does nothing without an embedding model or `vector`.
+ */
+export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: string, limit = EMBED_RUN_LIMIT): Promise<EmbedRunResult> {
+  const result: EmbedRunResult = { embedded: 0, unchanged: 0, failed: 0 };
+  const model = ctx.config.llm.embeddingModel;
+  const provider = llmProvider(ctx.config);
+  if (!model || !provider.embed || !hasVectorSupport(ctx.db)) return result;
+  const embed = provider.embed.bind(provider);
+
+  const pending = await findPendingEmbeddings(ctx.db, model, limit, workspaceId);
+  const byWorkspace = new Map<string, string[]>();
+  for (const p of pending) byWorkspace.set(p.workspaceId, [...(byWorkspace.get(p.workspaceId) ?? []), p.articleId]);
+
+  for (const [workspace, ids] of byWorkspace) {
+    for (let start = 0; start < ids.length; start += EMBED_BATCH) {
+      if (ctx.signal?.aborted) return result;
+      const batch = ids.slice(start, start + EMBED_BATCH);
+      try {
+        const sources = await findEmbeddingSources(ctx.db, workspace, batch);
+        const current: { articleId: string; version: number }[] = [];
+        const changed: { source: EmbeddingSource; text: string; hash: string }[] = [];
+        for (const source of sources) {
+          const text = embeddingText(source);
+          const hash = contentHash(text);
+          if (source.model === model && source.contentHash === hash) current.push({ articleId: source.articleId, version: source.version });
+          else changed.push({ source, text, hash });
+        }
+        await markEmbeddingsCurrent(ctx.db, workspace, current, ctx.clock.now());
+        result.unchanged += current.length;
+        if (changed.length === 0) continue;
+
+        const { embeddings } = await embed(
+          changed.map((c) => c.text),
+          { signal: ctx.signal },
+        );
+        const rows: NewEmbedding[] = [];
+        changed.forEach((c, i) => {
+          const embedding = embeddings[i];
+          if (embedding && isStorableVector(embedding)) {
+            rows.push({ articleId: c.source.articleId, version: c.source.version, contentHash: c.hash, embedding });
+          } else {
+            result.failed += 1;
+            ctx.log.warn({ workspaceId: workspace, articleId: c.source.articleId }, 'the embedding model returned an unusable vector; skipped');
+          }
+        });
+        await upsertEmbeddings(ctx.db, workspace, model, rows, ctx.clock.now());
+        result.embedded += rows.length;
+      } catch (error) {
+        result.failed += batch.length;
+        ctx.log.error({ err: error, workspaceId: workspace, articles: batch.length }, 'embedding articles failed; they are tried again on the next run');
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * Every minute: keeps article embeddings current (embedPendingArticles). Failures wait for the
+ * next run rather than a retry; the job does nothing without an embedding model or `vector`.
+ */
+export const embedArticlesJob = defineJob({
+  name: 'knowledge.embed',
+  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  schedule: '* * * * *',
+  options: { retryLimit: 0, expireInSeconds: 900 },
+  async handler(ctx) {
+    if (!embeddingsEnabled(ctx.config, ctx.db)) return;
+    try {
+      const result = await embedPendingArticles(ctx);
+      if (result.embedded || result.failed) ctx.log.info(result, 'embedded articles');
+    } catch (error) {
+      ctx.log.error({ err: error }, 'embedding articles failed; trying again on the next run');
+    }
+  },
+});
