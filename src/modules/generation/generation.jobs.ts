@@ -68,8 +68,7 @@ export const generateKnowledgeJob = defineJob({
     try {
       result = await generate(ctx, job);
     } catch (error) {
-      // A refused write (a folder deleted meanwhile...) is the job's result too.
-      const known = error instanceof GenerationFailure || error instanceof LlmError || error instanceof AppError;
+      const known = error instanceof GenerationFailure || error instanceof LlmError;
       if (!known) ctx.log.error({ err: error, jobId: job.id }, 'knowledge job failed unexpectedly');
       const usage = error instanceof GenerationFailure || error instanceof LlmError ? error.usage : NO_USAGE;
       const message = known ? error.message : `generation failed unexpectedly: ${(error as Error).message}`;
@@ -120,6 +119,16 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
   }
 
   return inTransaction(ctx.db, async (tx) => {
+    try {
+      return await write(tx);
+    } catch (error) {
+      // A refused write (an article changed or a folder deleted meanwhile) still spent the tokens.
+      if (error instanceof GenerationFailure || error instanceof AppError) throw new GenerationFailure(error.message, usage);
+      throw error;
+    }
+  });
+
+  async function write(tx: Db) {
     // The source is locked: a delete waits, or has happened and this job writes nothing.
     const current = job.documentId ? await requireSource(tx, job, { lock: true }) : undefined;
     if (current && current.linkedKnowledgeId !== source?.linkedKnowledgeId) {
@@ -148,7 +157,7 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
       throw new GenerationFailure('the job was ended by another worker');
     }
     return result;
-  });
+  }
 }
 
 async function requireSource(db: Db, job: KnowledgeJobRow, options: { lock?: boolean } = {}): Promise<SourceRow> {
