@@ -321,3 +321,12 @@ function porter2(input: string): string {
   else if (w.endsWith('ll') && inR2('l')) w = w.slice(0, -1);
   return w.replace(/Y/g, 'y');
 }
+
+export const COMMON_STEMS: ReadonlySet<string> = new Set([...COMMON_WORDS].map(stem));
+
+/** How much a word says about the topic, before its frequency is counted. */
+export function rarity(term: string): number {
+  if (/^\p{N}/u.test(term)) return 0.3;
+  if (COMMON_STEMS.has(term)) return 0.3;
+  return term.length <= 2 && /^[a-z]+$/.test(term) ? 0.5 : 1;
+}
