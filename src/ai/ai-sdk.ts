@@ -219,7 +219,7 @@ async function withRetries<T>(
     spent = addUsage(spent, failure.usage);
     const attempts = index + 1;
     if (!failure.retryable || index >= policy.maxRetries) {
-      throw new LlmError(finalMessage(what, failure, attempts, policy.timeoutMs), false, spent);
+      throw new LlmError(finalMessage(what, failure, attempts, policy.timeoutMs), false, spent, failure.retryable);
     }
     try {
       await policy.sleep(failure.retryAfterMs ?? backoffMs(policy.retryDelayMs, index), callerSignal);

@@ -69,6 +69,8 @@ export class LlmError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly usage: TokenUsage = NO_USAGE,
+    /** The failure was of a passing kind (429, 5xx, network, timeout): a later try may succeed. */
+    readonly transient = false,
   ) {
     super(message);
     this.name = 'LlmError';

@@ -192,6 +192,36 @@ describe('generation consistency (built-in engine)', () => {
     });
   });
 
+  it('a draft a reviewer edited is kept as it is; the next change makes a new draft', async () => {
+    const w = await makeTenant(t);
+    await makeFolder(t, w.key, 'Returns', 'Returning items and refunds');
+    const id = await ingest(w.key, '/help/reviewed-returns', page('Returns and refunds', WINDOW(30), PAYOUT));
+    const made = await bulk(t, w.key, { documentIds: [id], isDraft: false });
+    assert.equal(made.jobStatus, 'COMPLETED', made.error);
+    const live = await getArticle(t, w.key, made.hcArticleId!);
+
+    await change(w.key, id, '/help/reviewed-returns', page('Returns and refunds', WINDOW(14), PAYOUT));
+    const first = await bulk(t, w.key, { documentIds: [id], isDraft: true });
+    const draft = await getArticle(t, w.key, first.hcArticleId!);
+    const edit = { ...draft, mainKnowledge: `${draft.mainKnowledge}\n\nREVIEWER NOTE: check with the warehouse.`, agentInstruction: 'Be polite' };
+    const reviewed = await expectStatus<Article>(t, 200, 'PUT', `/v2/hc-articles/${draft.id}/public`, w.key, {
+      title: edit.title, mainKnowledge: edit.mainKnowledge, agentInstruction: edit.agentInstruction,
+      questions: edit.questions, keywords: edit.keywords, escalation: false,
+    });
+
+    await change(w.key, id, '/help/reviewed-returns', page('Returns and refunds', WINDOW(7), PAYOUT));
+    const second = await bulk(t, w.key, { documentIds: [id], isDraft: true });
+    assert.equal(second.jobStatus, 'COMPLETED', second.error);
+    assert.notEqual(second.hcArticleId, draft.id, 'a new draft, not the reviewed one');
+    const kept = await getArticle(t, w.key, draft.id);
+    assert.equal(kept.mainKnowledge, reviewed.mainKnowledge);
+    assert.equal(kept.agentInstruction, 'Be polite');
+    assert.equal(kept.version, reviewed.version);
+    const fresh = await getArticle(t, w.key, second.hcArticleId!);
+    assert.equal(fresh.originalArticleId, live.id);
+    assert.equal(fresh.mainKnowledge, live.mainKnowledge.replace(WINDOW(30), WINDOW(7)));
+  });
+
   it('deleting a folder with cascade unlinks the sources whose article was in it', async () => {
     const w = await makeTenant(t);
     const returnsFolder = await makeFolder(t, w.key, 'Returns and refunds', 'Returning items, refunds and exchanges');

@@ -198,6 +198,27 @@ describe('knowledge embeddings and vector similarity', { skip: vectorAvailable ?
     assert.deepEqual((await h.rows(w2.workspaceId)).map((r) => r.articleId), [a2.id]);
   });
 
+  it('an article the model refuses is tried alone, and the rest of its batch is embedded', async () => {
+    const w = await makeTenant(t);
+    const folder = await h.folder(w);
+    const good = await h.article(w, folder, SHIPPING);
+    const bad = await h.article(w, folder, { ...PROFILE, title: 'POISON profile' });
+    fake.setHandler((r) => {
+      if (r.endpoint !== 'embeddings') return undefined;
+      const inputs = inputsOf(r);
+      if (inputs.some((x) => x.includes('POISON'))) return { status: 400, body: { error: { message: 'maximum context length exceeded', type: 'invalid_request_error' } } };
+      return { embeddings: inputs.map((x) => fakeEmbedding(x, DIMENSIONS)) };
+    });
+    try {
+      const result = await embedPendingArticles(h.ctx(), w.workspaceId);
+      assert.deepEqual(result, { embedded: 1, unchanged: 0, failed: 1 });
+      assert.deepEqual((await h.rows(w.workspaceId)).map((r) => r.articleId), [good.id]);
+      assert.notEqual(good.id, bad.id);
+    } finally {
+      fake.setHandler(undefined);
+    }
+  });
+
   describe('search', () => {
     let w: Tenant;
     let other: Tenant;

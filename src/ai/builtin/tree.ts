@@ -110,11 +110,14 @@ function parseOutline(prompt: string): Node {
         items = [];
         if (list && generic) for (const entry of list) addChain(context, [entry], 'item');
         else if (list && context === root) for (const entry of list) addChain(addChain(root, [label], 'heading'), [entry], 'item');
-        else if (context === root && isTitleLine(line)) addChain(root, [line], 'item');
         else context.text.push(line);
       }
     }
     blank = false;
+  }
+  // A prompt that is only a few title lines ("Accounts", "Cards", "Transfers") lists its topics.
+  if (root.children.length === 0 && root.text.length >= 2 && root.text.every(isTitleLine)) {
+    for (const line of root.text.splice(0)) addChain(root, [line], 'item');
   }
   return root;
 }
@@ -161,7 +164,7 @@ function splitItem(raw: string): [string, string] {
   return [keyword ? capitalize(keyword) : truncateAtWord(text, 60), text];
 }
 
-/** A line on its own that names a topic: a few words without closing punctuation ("Cards"). */
+/** A line that could name a topic: a few capitalised words without closing punctuation ("Cards"). */
 function isTitleLine(line: string): boolean {
   const count = words(line).length;
   return count >= 1 && count <= 5 && !/[.!?:;,]$/.test(line) && /^\p{Lu}/u.test(line);

@@ -110,7 +110,9 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
   const { output, usage } = await llmProvider(ctx.config).run(generateKnowledgeTask, input, { signal: ctx.signal });
   const decision = checkDecision({ ...output, reason: output.reason.trim() }, input, usage);
   const target = candidates.find((a) => a.id === decision.articleId);
-  if (decision.operation === 'UPDATE_ARTICLE' && ctx.config.llm.provider !== 'builtin' && target && target.mainKnowledge.length > PROMPT_ARTICLE_CHARS) {
+  // The source's own article is rewritten from the text, so what the model did not see is not lost.
+  const cut = target && target.id !== own?.id && target.mainKnowledge.length > PROMPT_ARTICLE_CHARS;
+  if (decision.operation === 'UPDATE_ARTICLE' && ctx.config.llm.provider !== 'builtin' && cut) {
     throw new GenerationFailure(
       `article "${target.title}" is longer than the ${PROMPT_ARTICLE_CHARS} characters a model is shown; ` +
         'updating it would drop its end, so it is left to an editor',
@@ -124,7 +126,8 @@ async function generate(ctx: JobContext, job: KnowledgeJobRow) {
     } catch (error) {
       // A refused write (an article changed or a folder deleted meanwhile) still spent the tokens.
       if (error instanceof GenerationFailure || error instanceof AppError) throw new GenerationFailure(error.message, usage);
-      throw error;
+      ctx.log.error({ err: error, jobId: job.id }, 'knowledge job failed unexpectedly while writing');
+      throw new GenerationFailure(`generation failed unexpectedly: ${(error as Error).message}`, usage);
     }
   });
 
@@ -280,7 +283,8 @@ async function apply(
       await updateArticleContent(actor, target.id, content);
       return { hcArticleId: target.id, linkedId: target.id };
     }
-    // A source's earlier draft of the same version, not yet reviewed, is revised rather than repeated.
+    // A source's earlier draft of the same version that nobody touched yet is revised rather than
+    // repeated; a draft a reviewer edited is kept as it is, and a new draft made.
     const pending = source ? await findOpenDraft(actor.db, job.workspaceId, target, source.id) : undefined;
     if (pending) {
       await updateArticleContent(actor, pending.id, content);

@@ -75,7 +75,8 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
     'Write articles for customers: a short, specific title; mainKnowledge in Markdown with every fact, number,',
     'step and condition of the text and nothing invented; questions customers would ask that the article',
     'answers; a few keywords; agentInstruction only when the text says how the agent should behave, else "".',
-    'Only use ids that appear in the input. Never update an article marked "truncated": you do not see all of it.',
+    'Only use ids that appear in the input. Never update an article marked "truncated" (you do not see all of it),',
+    "unless it is the linked article, which is rewritten from the text.",
     'reason: one or two sentences on why.',
   ].join('\n'),
   prompt(input) {
@@ -132,37 +133,51 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
 const MERGED_LIST_MAX = 20;
 /** A sentence this similar to one the article has is not new. */
 const KNOWN_SENTENCE = 0.8;
-/** A new sentence this similar to one the article has revises it (a changed number, a new word). */
-const REVISED_SENTENCE = 0.5;
+
+/** A sentence with its figures masked: equal masks with different figures are a revision. */
+const wording = (text: string) => text.replace(/\d+(?:[.,]\d+)*/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
  * The built-in update of an article from text that is not its own source: the article keeps its
- * title and everything else it says. Each sentence of the text it does not already say either
- * replaces the article's sentence it revises (most similar, at REVISED_SENTENCE or more: "within
- * 30 days" becoming "within 14 days") or is added at the end; new questions and keywords are
- * added. (An article's own source replaces its content instead: the source is the truth.)
+ * title and everything it says. The text's paragraphs are read in order:
+ * - a table or list the article does not contain is added whole, under the heading it had;
+ * - in prose, a sentence the article already says (similarity ≥ KNOWN_SENTENCE) is skipped, a
+ *   sentence worded exactly like one of the article's but with other figures ("within 30 days" ->
+ *   "within 14 days") replaces it, and any other sentence is added, under its heading.
+ * New questions and keywords are added. (An article's own source replaces its content instead.)
  */
-const figures = (text: string) => (text.match(/\d+(?:[.,]\d+)*/g) ?? []).join(' ');
-
 function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArticle {
   let body = target.mainKnowledge.trimEnd();
   const known = splitSentences(body);
   const added: string[] = [];
-  // Headings are the draft's structure, not knowledge to merge.
-  for (const sentence of splitSentences(draft.mainKnowledge).filter((x) => !x.startsWith('#'))) {
-    const scores = known.map((k) => similarity(sentence, k));
-    const best = scores.reduce((top, score, i) => (score > (scores[top] ?? -1) ? i : top), -1);
-    const score = scores[best] ?? 0;
-    if (score >= KNOWN_SENTENCE && known[best] !== undefined && figures(known[best]) !== figures(sentence)) {
-      // The same words with different figures ("30 days" -> "14 days"): the figure changed.
-      body = body.replace(known[best], sentence);
-    } else if (score >= KNOWN_SENTENCE) {
+  let heading: string | null = null;
+  const add = (block: string) => {
+    if (heading) added.push(heading);
+    heading = null;
+    added.push(block);
+  };
+  for (const block of draft.mainKnowledge.split(/\n{2,}/).map((x) => x.trim()).filter(Boolean)) {
+    if (block.startsWith('#')) {
+      heading = block;
       continue;
-    } else if (score >= REVISED_SENTENCE && known[best] !== undefined && body.includes(known[best])) {
-      body = body.replace(known[best], sentence);
-    } else {
-      added.push(sentence);
     }
+    if (/^(?:\||[-*] |\d+[.)] )/.test(block)) {
+      if (!flat(body).includes(flat(block))) add(block);
+      continue;
+    }
+    const fresh: string[] = [];
+    for (const sentence of splitSentences(block)) {
+      const revised = known.findIndex((k) => wording(k) === wording(sentence));
+      if (revised >= 0) {
+        const old = known[revised] as string;
+        if (old !== sentence && body.includes(old)) body = body.replace(old, () => sentence);
+        known[revised] = sentence;
+      } else if (!known.some((k) => similarity(sentence, k) >= KNOWN_SENTENCE)) {
+        fresh.push(sentence);
+      }
+    }
+    if (fresh.length) add(fresh.join(' '));
   }
   const union = (a: string[], b: string[]) => {
     const seen = new Set(a.map((x) => x.toLowerCase()));

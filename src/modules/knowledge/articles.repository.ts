@@ -62,7 +62,7 @@ export async function findArticle(
 
 /**
  * An unpublished draft of `live` at its current version that a knowledge job made from this
- * source (`misc.sourceId`), if any.
+ * source (`misc.sourceId`) and that nobody has changed since (still at version 1), if any.
  */
 export async function findOpenDraft(db: Db, workspaceId: string, live: ArticleRow, sourceId: string): Promise<ArticleRow | undefined> {
   const [row] = await db
@@ -75,6 +75,7 @@ export async function findOpenDraft(db: Db, workspaceId: string, live: ArticleRo
         eq(articles.originalArticleVersion, live.version),
         eq(articles.isDraft, true),
         eq(articles.isDraftPublished, false),
+        eq(articles.version, 1),
         sql`${articles.misc}->>'sourceId' = ${sourceId}`,
       ),
     )

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { llmProvider } from '../../ai/index.js';
+import { llmProvider, LlmError } from '../../ai/index.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
@@ -85,6 +85,27 @@ export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: 
   const byWorkspace = new Map<string, string[]>();
   for (const p of pending) byWorkspace.set(p.workspaceId, [...(byWorkspace.get(p.workspaceId) ?? []), p.articleId]);
 
+  type Pending = { workspaceId: string; source: EmbeddingSource; text: string; hash: string };
+  /** Embeds and stores; returns how many were stored (unusable vectors are counted failed). */
+  const embedAndStore = async (items: Pending[]): Promise<number> => {
+    const { embeddings } = await embed(
+      items.map((c) => c.text),
+      { signal: ctx.signal },
+    );
+    const rows: NewEmbedding[] = [];
+    items.forEach((c, i) => {
+      const embedding = embeddings[i];
+      if (embedding && isStorableVector(embedding)) {
+        rows.push({ articleId: c.source.articleId, version: c.source.version, contentHash: c.hash, embedding });
+      } else {
+        result.failed += 1;
+        ctx.log.warn({ workspaceId: c.workspaceId, articleId: c.source.articleId }, 'the embedding model returned an unusable vector; skipped');
+      }
+    });
+    if (rows.length) await upsertEmbeddings(ctx.db, items[0]!.workspaceId, model, rows, ctx.clock.now());
+    return rows.length;
+  };
+
   for (const [workspace, ids] of byWorkspace) {
     for (let start = 0; start < ids.length; start += EMBED_BATCH) {
       if (ctx.signal?.aborted) return result;
@@ -92,33 +113,32 @@ export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: 
       try {
         const sources = await findEmbeddingSources(ctx.db, workspace, batch);
         const current: { articleId: string; version: number }[] = [];
-        const changed: { source: EmbeddingSource; text: string; hash: string }[] = [];
+        const changed: Pending[] = [];
         for (const source of sources) {
           const text = embeddingText(source);
           const hash = contentHash(text);
           if (source.model === model && source.contentHash === hash) current.push({ articleId: source.articleId, version: source.version });
-          else changed.push({ source, text, hash });
+          else changed.push({ workspaceId: workspace, source, text, hash });
         }
         await markEmbeddingsCurrent(ctx.db, workspace, current, ctx.clock.now());
         result.unchanged += current.length;
         if (changed.length === 0) continue;
 
-        const { embeddings } = await embed(
-          changed.map((c) => c.text),
-          { signal: ctx.signal },
-        );
-        const rows: NewEmbedding[] = [];
-        changed.forEach((c, i) => {
-          const embedding = embeddings[i];
-          if (embedding && isStorableVector(embedding)) {
-            rows.push({ articleId: c.source.articleId, version: c.source.version, contentHash: c.hash, embedding });
-          } else {
-            result.failed += 1;
-            ctx.log.warn({ workspaceId: workspace, articleId: c.source.articleId }, 'the embedding model returned an unusable vector; skipped');
+        // A batch the model refuses (one text over its context, say) is tried one article at a
+        // time, so one bad article does not hold back the others; an outage waits for the next run.
+        try {
+          result.embedded += await embedAndStore(changed);
+        } catch (error) {
+          if (changed.length === 1 || !(error instanceof LlmError) || error.transient) throw error;
+          for (const one of changed) {
+            try {
+              result.embedded += await embedAndStore([one]);
+            } catch (single) {
+              result.failed += 1;
+              ctx.log.warn({ err: single, workspaceId: workspace, articleId: one.source.articleId }, 'embedding an article failed; tried again on the next run');
+            }
           }
-        });
-        await upsertEmbeddings(ctx.db, workspace, model, rows, ctx.clock.now());
-        result.embedded += rows.length;
+        }
       } catch (error) {
         result.failed += batch.length;
         ctx.log.error({ err: error, workspaceId: workspace, articles: batch.length }, 'embedding articles failed; they are tried again on the next run');
