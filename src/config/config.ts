@@ -182,6 +182,9 @@ function llmConfig(e: z.output<typeof envSchema>): Config['llm'] {
   if (provider === 'openai-compatible' && !e.PARLEY_LLM_BASE_URL) {
     problems.push('PARLEY_LLM_BASE_URL: required when PARLEY_LLM_PROVIDER is openai-compatible');
   }
+  if ((provider === 'openai' || provider === 'anthropic') && !e.PARLEY_LLM_API_KEY && !e.PARLEY_LLM_BASE_URL) {
+    problems.push(`PARLEY_LLM_API_KEY: required for ${provider} (or set PARLEY_LLM_BASE_URL to a server that needs none)`);
+  }
   if (e.PARLEY_LLM_EMBEDDING_MODEL && (provider === 'builtin' || provider === 'anthropic')) {
     problems.push(`PARLEY_LLM_EMBEDDING_MODEL: the ${provider} provider has no embedding models`);
   }

@@ -35,4 +35,41 @@ describe('configuration', () => {
       },
     );
   });
+
+  describe('language model', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.problems;
+      }
+    };
+
+    it('uses the built-in engine without a model', () => {
+      const { llm } = loadConfig({});
+      assert.deepEqual(llm, {
+        provider: 'builtin', baseUrl: undefined, model: 'parley-builtin', apiKey: undefined, embeddingModel: undefined,
+        timeoutMs: 60_000, maxRetries: 3, retryDelayMs: 1000,
+      });
+    });
+
+    it('infers the provider from a model: openai-compatible with a base URL, openai without', () => {
+      assert.equal(loadConfig({ PARLEY_LLM_MODEL: 'qwen', PARLEY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm.provider, 'openai-compatible');
+      assert.equal(loadConfig({ PARLEY_LLM_MODEL: 'gpt-x', PARLEY_LLM_API_KEY: 'sk-1' }).llm.provider, 'openai');
+    });
+
+    it('names every missing or conflicting setting', () => {
+      assert.deepEqual(problems({ PARLEY_LLM_PROVIDER: 'openai-compatible' }), [
+        'PARLEY_LLM_MODEL: required when PARLEY_LLM_PROVIDER is openai-compatible',
+        'PARLEY_LLM_BASE_URL: required when PARLEY_LLM_PROVIDER is openai-compatible',
+      ]);
+      assert.deepEqual(problems({ PARLEY_LLM_PROVIDER: 'anthropic', PARLEY_LLM_MODEL: 'claude', PARLEY_LLM_EMBEDDING_MODEL: 'e' }), [
+        'PARLEY_LLM_API_KEY: required for anthropic (or set PARLEY_LLM_BASE_URL to a server that needs none)',
+        'PARLEY_LLM_EMBEDDING_MODEL: the anthropic provider has no embedding models',
+      ]);
+      assert.deepEqual(problems({ PARLEY_LLM_PROVIDER: 'gemini' }).map((p) => p.split(':')[0]), ['PARLEY_LLM_PROVIDER']);
+    });
+  });
 });
