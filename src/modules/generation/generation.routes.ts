@@ -20,8 +20,9 @@ const JOB_BEHAVIOUR =
   '`ADD_ARTICLE_TO_FOLDER` (a new article in the folder it chooses), `UPDATE_ARTICLE` (the best-matching ' +
   "article; a source's own article is rewritten from it) or `DO_NOTHING` (already covered). With `isDraft` " +
   '(default true) it writes a draft (of the live article, for an update); otherwise it changes live knowledge. ' +
-  'Poll `jobs/status`: `hcArticleId` names the article written. The model is the configured one ' +
-  '(`PARLEY_LLM_*`), or the built-in engine.';
+  'Poll `jobs/status`: `hcArticleId` names the article written. A job that fails writes nothing and says why ' +
+  'in `error`; so does one whose article changed while it ran, so that no edit is overwritten. The model is the ' +
+  'configured one (`PARLEY_LLM_*`), or the built-in engine (docs/ai.md).';
 
 export function generationRoutes() {
   return [
