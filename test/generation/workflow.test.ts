@@ -160,6 +160,20 @@ describe('changed-content workflow (built-in engine)', () => {
     assert.equal(unlinked.linkedOperation, null);
   });
 
+  it('a new article goes to the folder whose drafts (a template not yet filled) share its topic', async () => {
+    const w = await makeTenant(t);
+    await makeFolder(t, w.key, 'Account', 'Articles about account.');
+    const orders = await makeFolder(t, w.key, 'Orders', 'Articles about orders.');
+    await makeArticle(t, w.key, orders, { title: 'Returns', mainKnowledge: '30 days, free of charge', isDraft: true } as Parameters<typeof makeArticle>[3]);
+    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', w.key, {
+      candidateKnowledge: 'Returned items are refunded to the original card within 5 business days after the return arrives.',
+      origin: 'generated',
+    });
+    const [job] = (await waitForJobs(t, w.key, [backgroundJobId])) as [KnowledgeJob];
+    assert.equal(job.linkedOperation, 'ADD_ARTICLE_TO_FOLDER', job.error);
+    assert.equal((await getArticle(t, w.key, job.hcArticleId!)).parentFolderId, orders, job.linkedReason ?? '');
+  });
+
   it('a second run on unchanged content does nothing and keeps the link', async () => {
     const folder = await makeFolder(t, tenant.key, 'Payments', 'Paying for orders');
     const article = await makeArticle(t, tenant.key, folder, {

@@ -251,7 +251,7 @@ export function scopeFoldersCte(workspaceId: string, agentId?: string): SQL {
     scope_folders AS (SELECT id, path, description FROM active_tree WHERE in_scope)`;
 }
 
-/** The folders a job may add an article to (scopeFoldersCte), with some of their live articles' titles. */
+/** The folders a job may add an article to (scopeFoldersCte), with the titles of some of their articles (live, or drafts not yet published: a template's drafts say what a folder is for). */
 export async function folderChoices(db: Db, workspaceId: string, agentId?: string): Promise<FolderChoice[]> {
   const rows = await queryRows<{ id: string; path: string[]; description: string; titles: string[] | null }>(
     db,
@@ -259,7 +259,7 @@ export async function folderChoices(db: Db, workspaceId: string, agentId?: strin
         SELECT s.id, s.path, s.description,
           (SELECT array_agg(x.title) FROM (
              SELECT a.title FROM ${articles} a
-             WHERE a.workspace_id = ${workspaceId} AND a.parent_folder_id = s.id AND a.is_draft = false
+             WHERE a.workspace_id = ${workspaceId} AND a.parent_folder_id = s.id AND a.is_draft_published = false
              ORDER BY a.updated_at DESC LIMIT ${TITLES_PER_FOLDER}) x) AS titles
         FROM scope_folders s`,
   );
