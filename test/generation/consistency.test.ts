@@ -8,11 +8,21 @@ import { QUEUE_SCHEMA } from '../../src/jobs/queue.js';
 import { sweepKnowledgeJobsJob } from '../../src/modules/generation/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant } from '../support/factories.js';
-import { fakeModelEnv, startFakeLlm, type FakeLlm, type FakeLlmReply, type FakeLlmRequest } from '../support/fake-llm.js';
+import type { FakeLlm, FakeLlmReply, FakeLlmRequest } from '../support/fake-llm.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
 import { expectStatus } from '../support/security.js';
 import { INGEST_ENV, ingestUrls, type Source, waitForSource } from '../support/sources.js';
-import { type Article, getArticle, type KnowledgeJob, makeArticle, makeFolder, waitForJobs } from './support.js';
+import {
+  type Article,
+  getArticle,
+  type KnowledgeJob,
+  makeArticle,
+  makeFolder,
+  ROBOTS_ALLOW_ALL,
+  startModelApp,
+  userPrompt,
+  waitForJobs,
+} from './support.js';
 
 /**
  * Knowledge generation stays consistent with what else happens to the knowledge base: an article
@@ -22,7 +32,6 @@ import { type Article, getArticle, type KnowledgeJob, makeArticle, makeFolder, w
  * failed by the sweep.
  */
 
-const ROBOTS = { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' };
 const WINDOW = (days: number) => `You can return any unused item within ${days} days of delivery for a full refund.`;
 const PAYOUT = 'Refunds are paid to the original payment method within 5 business days after the return arrives.';
 
@@ -62,7 +71,7 @@ describe('generation consistency (built-in engine)', () => {
   let site: FakeSite;
   before(async () => {
     t = await startTestApp({ work: true, env: INGEST_ENV });
-    site = await startFakeSite({ '/robots.txt': ROBOTS });
+    site = await startFakeSite({ '/robots.txt': ROBOTS_ALLOW_ALL });
   });
   after(async () => {
     await t?.close();
@@ -264,31 +273,22 @@ describe('generation consistency (configured model)', () => {
   let t: TestApp;
   let fake: FakeLlm;
   let site: FakeSite;
+  let close: () => Promise<void>;
   before(async () => {
-    fake = await startFakeLlm();
-    site = await startFakeSite({ '/robots.txt': ROBOTS });
-    t = await startTestApp({
-      work: true,
-      env: {
-        ...INGEST_ENV,
-        ...fakeModelEnv(fake.url, API_KEY, { PARLEY_LLM_TIMEOUT_MS: '30000', PARLEY_LLM_MAX_RETRIES: '0', PARLEY_KNOWLEDGE_CONCURRENCY: '4' }),
-      },
-    });
+    ({ t, fake, site, close } = await startModelApp(API_KEY, {
+      PARLEY_LLM_TIMEOUT_MS: '30000',
+      PARLEY_LLM_MAX_RETRIES: '0',
+      PARLEY_KNOWLEDGE_CONCURRENCY: '4',
+    }));
   });
   beforeEach(() => {
     fake.reset();
   });
   after(async () => {
-    await t?.close();
-    await fake?.close();
-    await site?.close();
+    await close?.();
   });
 
   const chats = () => fake.requests.filter((r) => r.endpoint === 'chat');
-  const userPrompt = (request: FakeLlmRequest): string => {
-    const messages = request.body.messages as { role: string; content: string }[];
-    return messages.find((m) => m.role === 'user')!.content;
-  };
   /**
    * A slow model: every chat answer is held back until `release()` (or `opensWhen` holds when a
    * request arrives), so the job waits in the model call, after it read the knowledge base.

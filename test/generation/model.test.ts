@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { parseCsv, TREE_COLUMNS } from '../../src/modules/knowledge/tree-csv.js';
 import { generateKnowledgeTask, initializeTreeTask } from '../../src/modules/generation/generation.tasks.js';
-import { type TestApp, startTestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
-import { fakeModelEnv, startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../support/fake-llm.js';
-import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
+import type { FakeLlm, FakeLlmRequest } from '../support/fake-llm.js';
+import { type FakeSite, html } from '../support/fake-site.js';
 import { assertError, expectStatus } from '../support/security.js';
-import { INGEST_ENV, ingestUrls, type Source, waitForSource } from '../support/sources.js';
-import { type Article, generate, getArticle, type KnowledgeJob, makeArticle, makeFolder, waitForJobs } from './support.js';
+import { ingestUrls, type Source, waitForSource } from '../support/sources.js';
+import { type Article, generate, getArticle, type KnowledgeJob, makeArticle, makeFolder, startModelApp, waitForJobs } from './support.js';
 
 /**
  * Knowledge generation against a configured model (the AI SDK path), end to end: HTTP request ->
@@ -92,27 +92,16 @@ describe('knowledge generation with a configured model (openai-compatible)', () 
   let t: TestApp;
   let fake: FakeLlm;
   let site: FakeSite;
+  let close: () => Promise<void>;
 
   before(async () => {
-    fake = await startFakeLlm();
-    site = await startFakeSite({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-    });
-    t = await startTestApp({
-      work: true,
-      env: {
-        ...INGEST_ENV,
-        ...fakeModelEnv(fake.url, API_KEY, { PARLEY_LLM_RETRY_DELAY_MS: '1', PARLEY_LLM_TIMEOUT_MS: '2000', PARLEY_LLM_MAX_RETRIES: '2' }),
-      },
-    });
+    ({ t, fake, site, close } = await startModelApp(API_KEY, { PARLEY_LLM_RETRY_DELAY_MS: '1', PARLEY_LLM_TIMEOUT_MS: '2000', PARLEY_LLM_MAX_RETRIES: '2' }));
   });
   beforeEach(() => {
     fake.reset();
   });
   after(async () => {
-    await t?.close();
-    await fake?.close();
-    await site?.close();
+    await close?.();
   });
 
   const countArticles = async (key: string): Promise<number> => {

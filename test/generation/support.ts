@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import type { TestApp } from '../support/app.js';
+import { type TestApp, startTestApp } from '../support/app.js';
+import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
+import { type FakeSite, startFakeSite } from '../support/fake-site.js';
 import { expectStatus } from '../support/security.js';
+import { INGEST_ENV } from '../support/sources.js';
 
 /** The wire knowledge job (`jobs/status`). */
 export interface KnowledgeJob {
@@ -79,4 +82,35 @@ export async function makeArticle(t: TestApp, key: string, folderId: string, fie
     parentFolderId: folderId,
     ...fields,
   });
+}
+
+export const ROBOTS_ALLOW_ALL = { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' };
+
+/**
+ * A working test app whose model is a fake OpenAI-compatible server, with a fake site to ingest
+ * from (robots.txt allows all); `close` stops all three.
+ */
+export async function startModelApp(
+  apiKey: string,
+  extraEnv: Record<string, string>,
+): Promise<{ t: TestApp; fake: FakeLlm; site: FakeSite; close(): Promise<void> }> {
+  const fake = await startFakeLlm();
+  const site = await startFakeSite({ '/robots.txt': ROBOTS_ALLOW_ALL });
+  const t = await startTestApp({ work: true, env: { ...INGEST_ENV, ...fakeModelEnv(fake.url, apiKey, extraEnv) } });
+  return {
+    t,
+    fake,
+    site,
+    async close() {
+      await t.close();
+      await fake.close();
+      await site.close();
+    },
+  };
+}
+
+/** The user message of a chat request the fake model received. */
+export function userPrompt(request: FakeLlmRequest): string {
+  const messages = request.body.messages as { role: string; content: string }[];
+  return messages.find((m) => m.role === 'user')!.content;
 }

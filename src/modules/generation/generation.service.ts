@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
 import { requireAgent } from '../agents/index.js';
 import { ARTICLE_LIMITS, FOLDER_LIMITS, parseTreeFile, type TreeRow, writeTreeFile } from '../knowledge/index.js';
-import { findSource, findSourcesByIds, LINKED_OPERATIONS } from '../sources/index.js';
+import { existingSourceIds, LINKED_OPERATIONS } from '../sources/index.js';
 import { generateKnowledgeJob } from './generation.jobs.js';
 import { findJobs, insertJobs, type KnowledgeJobRow, type NewKnowledgeJob } from './generation.repository.js';
 import type { bulkBodySchema, generateBodySchema } from './generation.schemas.js';
@@ -50,7 +50,7 @@ async function queueJobs(ctx: RequestContext, rows: NewKnowledgeJob[]): Promise<
 /** POST /v2/knowledge/public: one generation job from candidate text. */
 export async function queueGeneration(ctx: RequestContext, body: GenerateBody): Promise<{ backgroundJobId: string }> {
   if (body.botId) await requireAgent(ctx, body.botId);
-  if (body.documentId && !(await findSource(ctx.db, ctx.workspaceId, body.documentId))) {
+  if (body.documentId && !(await existingSourceIds(ctx.db, ctx.workspaceId, [body.documentId])).has(body.documentId)) {
     throw new AppError('bad_request', `documentId: no source ${body.documentId} in this workspace`);
   }
   const id = randomUUID();
@@ -75,7 +75,7 @@ export async function queueGeneration(ctx: RequestContext, body: GenerateBody): 
 export async function queueBulkGeneration(ctx: RequestContext, body: BulkBody): Promise<{ jobs: { documentId: string; backgroundJobId: string }[] }> {
   if (body.botId) await requireAgent(ctx, body.botId);
   const ids = [...new Set(body.documentIds)];
-  const existing = new Set((await findSourcesByIds(ctx.db, ctx.workspaceId, ids)).map((s) => s.id));
+  const existing = await existingSourceIds(ctx.db, ctx.workspaceId, ids);
   const now = ctx.clock.now();
   const rows: NewKnowledgeJob[] = ids.map((documentId) => ({
     ...jobRow(ctx, body, now),

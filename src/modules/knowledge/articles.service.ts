@@ -271,20 +271,11 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
   });
 }
 
-/**
- * Deletes the articles with these ids that exist in the workspace, inside the caller's transaction,
- * with their history. Drafts made from them keep their content, unlinked; sources made into them
- * are unlinked. Returns the deleted rows.
- */
-export async function deleteArticlesInTransaction(tx: Db, workspaceId: string, ids: string[], now: Date): Promise<ArticleRow[]> {
-  return deleteArticlesWithLinks(tx, workspaceId, ids, now);
-}
-
-/** Deletes an article (see deleteArticlesInTransaction). */
+/** Deletes an article (see deleteArticlesWithLinks: drafts and sources made into it are unlinked). */
 export async function deleteArticle(ctx: KnowledgeActor, id: string): Promise<ArticleRow> {
   return inTransaction(ctx.db, async (tx) => {
     const row = await requireArticle(tx, ctx.workspaceId, id, true);
-    await deleteArticlesInTransaction(tx, ctx.workspaceId, [id], ctx.clock.now());
+    await deleteArticlesWithLinks(tx, ctx.workspaceId, [id], ctx.clock.now());
     return row;
   });
 }

@@ -3,14 +3,13 @@ export {
   type ArticleContent,
   createArticle,
   createDraftFromLive,
-  deleteArticlesInTransaction,
   type KnowledgeActor,
   publishDraft,
   updateArticleContent,
 } from './articles.service.js';
 export { ARTICLE_LIMITS, ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
 export { FOLDER_LIMITS } from './folders.schemas.js';
-export { type ArticleRow, findArticle, findArticlesByIds, findOpenDraft } from './articles.repository.js';
+export { type ArticleRow, deleteArticlesWithLinks, findArticle, findArticlesByIds, findOpenDraft } from './articles.repository.js';
 export { type FolderChoice, folderChoices } from './folders.repository.js';
 export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';

@@ -24,6 +24,16 @@ export async function findSourcesByIds(db: Db, workspaceId: string, ids: string[
   return options.lock ? query.for('update') : query;
 }
 
+/** Which of `ids` are sources of the workspace (ids only: no content is read). */
+export async function existingSourceIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: sources.id })
+    .from(sources)
+    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Sources of one kind by external id (a web source's normalised URL), locked. */
 export async function findByExternalIds(db: Db, workspaceId: string, source: string, externalIds: string[]): Promise<SourceRow[]> {
   if (externalIds.length === 0) return [];

@@ -8,7 +8,7 @@ import { crawlSite } from '../../ingest/crawl/crawler.js';
 import { normalizeUrl } from '../../ingest/crawl/url.js';
 import { detectContentKind, MIME_TYPE_OF_KIND } from '../../ingest/extract/index.js';
 import { ingestRuntime } from '../../ingest/runtime.js';
-import { deleteArticlesInTransaction } from '../knowledge/index.js';
+import { deleteArticlesWithLinks } from '../knowledge/index.js';
 import { storageUrlOf } from './sources.presenter.js';
 import {
   deleteSources as deleteSourceRows,
@@ -212,7 +212,7 @@ export async function deleteSources(ctx: RequestContext, documentIds: string[], 
       : [];
     const deletedSources = await deleteSourceRows(tx, ctx.workspaceId, ids);
     // Other sources linked to a deleted article are unlinked rather than left pointing at nothing.
-    const deletedArticles = await deleteArticlesInTransaction(tx, ctx.workspaceId, articleIds, ctx.clock.now());
+    const deletedArticles = await deleteArticlesWithLinks(tx, ctx.workspaceId, articleIds, ctx.clock.now());
     const order = new Map(ids.map((id, i) => [id, i]));
     deletedSources.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return { deletedSources, deletedArticles };
