@@ -11,12 +11,12 @@ import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
+import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
-import { systemRoutes } from './modules/system/system.routes.js';
+import { systemRoutes } from './modules/system/index.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
 
@@ -24,9 +24,10 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP app on the given dependencies; main.ts listens, tests listen on port 0. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, queue, log } = deps.ports;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    bodyLimit: deps.config.bodyLimitBytes,
+    loggerInstance: log as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
@@ -43,13 +44,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  registerErrorRenderer(app, deps.config.bodyLimitBytes);
+  registerErrorRenderer(app, config.bodyLimitBytes);
   registerTextGuard(app);
 
   // Multipart forms are read by upload routes only (src/http/multipart.ts), with the upload limit.
-  await app.register(multipart, { limits: { fileSize: deps.config.uploadLimitBytes, files: 2 } });
+  await app.register(multipart, { limits: { fileSize: config.uploadLimitBytes, files: 2 } });
 
-  const metrics = new Metrics(deps.queue);
+  const metrics = new Metrics(queue);
   metrics.register(app);
   await registerOpenApi(app, version);
 
@@ -58,8 +59,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: true,
     hook: 'preParsing',
-    max: deps.config.rateLimit.max,
-    timeWindow: deps.config.rateLimit.windowMs,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
     keyGenerator: (request) =>
       request.principal ? `key:${request.principal.apiKeyId}` : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>

@@ -1,27 +1,143 @@
 import type { Logger } from 'pino';
+import type { LlmProvider } from './ai/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
-import type { Db } from './db/database.js';
+import { type Db, transaction } from './db/database.js';
+import type { EventPort } from './events/bus.js';
+import type { DomainEvents, EventName } from './events/events.js';
+import type { Outbound } from './ingest/runtime.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Principal } from './modules/api-keys/index.js';
 
 export type Scope = 'read' | 'write';
 
-/** Context of the operator (admin API, CLI): no workspace of its own, acts on the one it names. */
-export interface OperatorContext {
-  readonly requestId: string;
+/**
+ * The process's doors to the outside, built once (runtime.ts, or a test's harness) and shared by
+ * every request and job. Nothing else looks a port up: services receive them on the context.
+ */
+export interface Ports {
   readonly db: Db;
+  readonly queue: JobQueue;
+  readonly llm: LlmProvider;
+  readonly outbound: Outbound;
+  readonly events: EventPort;
   readonly clock: Clock;
   readonly log: Logger;
-  readonly queue: JobQueue;
   readonly config: Config;
 }
 
-/** What every service function receives first when called with a workspace API key. */
-export interface RequestContext extends OperatorContext {
+/** Who acts: a workspace key (a request), a background job, or the operator (admin API, CLI). */
+export type Actor =
+  | { readonly kind: 'key'; readonly id: string; readonly principal: Principal }
+  /** `onBehalfOf`: the key whose request queued the work, stamped on what the job writes. */
+  | { readonly kind: 'job'; readonly id: string; readonly onBehalfOf: string | null }
+  | { readonly kind: 'operator'; readonly id: 'operator' };
+
+/** A context that belongs to no workspace: the operator's routes, and process-wide jobs (sweeps). */
+export interface ProcessContext extends Ports {
+  readonly actor: Actor;
+  readonly requestId?: string;
+  /** Aborted when the client hangs up (requests) or the job's lease ends (jobs). */
+  readonly signal?: AbortSignal;
+}
+
+/** What every service of a workspace receives first, for requests and jobs alike. */
+export interface WorkspaceContext extends ProcessContext {
   readonly workspaceId: string;
-  readonly apiKeyId: string;
-  readonly scopes: readonly Scope[];
-  /** The verified key and its workspace, as authentication read them (at most 1 s old). */
-  readonly principal: Principal;
+}
+
+/** The part of a request that a context is made from (a Fastify request satisfies it). */
+export interface RequestIdentity {
+  readonly id: string;
+  readonly log: unknown;
+  readonly principal?: Principal | undefined;
+}
+
+/**
+ * The context of a request: a workspace context for a verified key, the operator's context for
+ * the admin token. Only routes reach this (src/http/route.ts).
+ */
+export function contextForRequest(ports: Ports, request: RequestIdentity, signal?: AbortSignal): WorkspaceContext | ProcessContext {
+  const base = { ...ports, log: request.log as Logger, requestId: request.id, ...(signal ? { signal } : {}) };
+  const principal = request.principal;
+  if (!principal) return { ...base, actor: { kind: 'operator', id: 'operator' } };
+  return { ...base, workspaceId: principal.workspaceId, actor: { kind: 'key', id: principal.apiKeyId, principal } };
+}
+
+/** The operator's context outside a request: the first start's bootstrap of an empty database. */
+export function contextForOperator(ports: Ports): ProcessContext {
+  return { ...ports, actor: { kind: 'operator', id: 'operator' } };
+}
+
+/** What the queue knows of a running job (src/jobs/queue.ts). */
+export interface JobRun {
+  readonly ports: Ports;
+  readonly id: string;
+  /** 0 on the first attempt, then 1, 2, ... on retries. */
+  readonly retryCount: number;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/**
+ * The context a job handler runs its service with: a workspace's, when the job acts in one
+ * (stamping its writes with `onBehalfOf`, the key that queued it), else the process's.
+ */
+export function contextForJob(run: JobRun): ProcessContext;
+export function contextForJob(run: JobRun, workspaceId: string, onBehalfOf?: string | null): WorkspaceContext;
+export function contextForJob(run: JobRun, workspaceId?: string, onBehalfOf: string | null = null): ProcessContext | WorkspaceContext {
+  const base: ProcessContext = { ...run.ports, log: run.log, signal: run.signal, actor: { kind: 'job', id: run.id, onBehalfOf } };
+  return workspaceId === undefined ? base : { ...base, workspaceId };
+}
+
+/** The same job context, now writing on behalf of `keyId` (learnt from the record the job works on). */
+export function onBehalfOf<C extends ProcessContext>(ctx: C, keyId: string | null): C {
+  if (ctx.actor.kind !== 'job') return ctx;
+  return { ...ctx, actor: { ...ctx.actor, onBehalfOf: keyId } };
+}
+
+/** The verified key of a request's context: every `read` and `write` route has one. */
+export function principalOf(ctx: Pick<ProcessContext, 'actor'>): Principal {
+  if (ctx.actor.kind !== 'key') throw new Error(`a workspace API key is required here, not a ${ctx.actor.kind}`);
+  return ctx.actor.principal;
+}
+
+/** The key id stamped as `createdBy`/`updatedBy` on what this actor writes (null for the operator). */
+export function authorOf(ctx: Pick<ProcessContext, 'actor'>): string | null {
+  switch (ctx.actor.kind) {
+    case 'key':
+      return ctx.actor.id;
+    case 'job':
+      return ctx.actor.onBehalfOf;
+    case 'operator':
+      return null;
+  }
+}
+
+/**
+ * Runs `fn` in one transaction with the same context, whose `db` is the transaction: what it
+ * enqueues commits with it, events it emits reach `transaction` listeners inside it and `commit`
+ * listeners only once it committed. `snapshot` reads in one consistent view (REPEATABLE READ,
+ * read only) for answers built from several queries. Nested calls use a savepoint.
+ */
+export async function inTransaction<C extends Pick<Ports, 'db' | 'events'>, T>(
+  ctx: C,
+  fn: (ctx: C) => Promise<T>,
+  options: { snapshot?: boolean } = {},
+): Promise<T> {
+  const events = ctx.events.begin();
+  let result: T;
+  try {
+    result = await transaction(ctx.db, (tx) => fn({ ...ctx, db: tx, events }), options);
+  } catch (error) {
+    events.discard();
+    throw error;
+  }
+  await events.commit(ctx);
+  return result;
+}
+
+/** Emits a domain event in the context's workspace (see src/events/bus.ts for when listeners run). */
+export function emit<K extends EventName>(ctx: WorkspaceContext, name: K, payload: DomainEvents[K]): Promise<void> {
+  return ctx.events.publish(ctx, name, payload);
 }

@@ -8,10 +8,9 @@ import { migrateDatabase } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
-import { createApiKeyBodySchema } from './modules/admin/admin.schemas.js';
-import { workspaceNameSchema } from './modules/workspaces/workspaces.schemas.js';
+import { createApiKeyBodySchema } from './modules/admin/index.js';
+import { workspaceNameSchema } from './modules/workspaces/index.js';
 import { createLogger, startRuntime, stopOnSignals } from './runtime.js';
-import { systemClock } from './clock.js';
 
 const USAGE = `Usage: parley <command> [options]
 
@@ -149,7 +148,7 @@ async function runMigrate(config: Config): Promise<void> {
       : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
     try {
       await migrateDatabase(database);
-      const queue = new JobQueue({ database, config, clock: systemClock, log, jobs: jobRegistry });
+      const queue = new JobQueue({ database, config, log, jobs: jobRegistry });
       await queue.start();
       await queue.stop({ graceful: false, timeoutMs: 1000 });
     } finally {

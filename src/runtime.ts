@@ -5,9 +5,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
-import { closeIngestRuntime } from './ingest/runtime.js';
+import { createLlm, type LlmProvider } from './ai/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { type Config, withOverrides } from './config/config.js';
+import { contextForOperator, inTransaction, type Ports } from './context.js';
+import { EventBus } from './events/bus.js';
+import { eventListeners } from './events/registry.js';
+import { createOutbound, type Outbound } from './ingest/runtime.js';
 import { type Database, openDatabase, pgliteFolder } from './db/database.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { migrateDatabase } from './db/migrate.js';
@@ -44,12 +48,40 @@ function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
   return withOverrides(config, { adminToken: token });
 }
 
-export interface Runtime {
+export interface PortsOptions {
   config: Config;
   database: Database;
   queue: JobQueue;
   log: Logger;
-  clock: Clock;
+  clock?: Clock;
+  /** Replaces the configured model (tests pass a fake). */
+  llm?: LlmProvider;
+  /** Replaces the outbound side (tests pass a fake). */
+  outbound?: Outbound;
+}
+
+/**
+ * The ports of a process, built once: the database, the queue, the language model, the outbound
+ * side, the event bus with every module's listeners, the clock, the log and the configuration.
+ */
+export function createPorts(options: PortsOptions): Ports {
+  const { config, database, queue, log } = options;
+  return {
+    db: database.db,
+    queue,
+    llm: options.llm ?? createLlm(config),
+    outbound: options.outbound ?? createOutbound(config),
+    events: new EventBus(eventListeners, log),
+    clock: options.clock ?? systemClock,
+    log,
+    config,
+  };
+}
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  ports: Ports;
   app?: FastifyInstance;
   lock?: DataDirLock;
   stop(): Promise<void>;
@@ -72,7 +104,6 @@ export interface RuntimeOptions {
 export async function startRuntime(baseConfig: Config, options: RuntimeOptions): Promise<Runtime> {
   let config = baseConfig;
   const log = options.log ?? createLogger(config);
-  const clock = systemClock;
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl) {
     lock = acquireDataDirLock(config.dataDir);
@@ -85,13 +116,14 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
       : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir), vector: Boolean(config.llm.embeddingModel) });
     await migrateDatabase(database);
     if (config.llm.embeddingModel) await enableVectorSupport(database, log);
-    const queue = new JobQueue({ database, config, clock, log, jobs: options.jobs ?? jobRegistry });
+    const queue = new JobQueue({ database, config, log, jobs: options.jobs ?? jobRegistry });
     await queue.start();
-    if (options.bootstrap) await bootstrapFirstWorkspace(database, clock, config);
+    const ports = createPorts({ config, database, queue, log });
+    if (options.bootstrap) await bootstrapFirstWorkspace(ports);
 
-    const runtime: Runtime = { config, database, queue, log, clock, lock, stop: async () => undefined };
+    const runtime: Runtime = { config, database, ports, lock, stop: async () => undefined };
     if (options.http) {
-      const app = await buildApp({ config, database, queue, clock, logger: log });
+      const app = await buildApp({ ports, database });
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
@@ -99,7 +131,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
       lock?.update({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` });
       runtime.app = app;
     }
-    if (options.worker) await queue.work();
+    if (options.worker) await queue.work(ports);
 
     let stopping: Promise<void> | undefined;
     runtime.stop = () => {
@@ -107,7 +139,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
         log.info('shutting down');
         if (runtime.app) await runtime.app.close();
         await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
-        await closeIngestRuntime(config);
+        await ports.outbound.close();
         await database?.close();
         lock?.release();
         log.info('stopped');
@@ -123,13 +155,14 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
 }
 
 /** On an empty database, creates workspace `default` with a read+write key and prints both once. */
-async function bootstrapFirstWorkspace(database: Database, clock: Clock, config: Config): Promise<void> {
-  const created = await database.db.transaction(async (tx) => {
+async function bootstrapFirstWorkspace(ports: Ports): Promise<void> {
+  const { config } = ports;
+  const created = await inTransaction(contextForOperator(ports), async (tx) => {
     // Serialises concurrent first starts on one PostgreSQL; a no-op cost on PGlite.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7415926536)`);
+    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(7415926536)`);
     if ((await countWorkspaces(tx)) > 0) return undefined;
-    const workspace = await createWorkspace({ db: tx }, 'default');
-    const { key } = await createApiKey({ db: tx, clock }, workspace.id, { name: 'default', scopes: ['read', 'write'] });
+    const workspace = await createWorkspace(tx, 'default');
+    const { key } = await createApiKey(tx, workspace.id, { name: 'default', scopes: ['read', 'write'] });
     return { workspace, key };
   });
   if (!created) return;
@@ -157,11 +190,11 @@ export function stopOnSignals(runtime: Runtime): void {
   const onSignal = (signal: NodeJS.Signals) => {
     if (received) process.exit(1);
     received = true;
-    runtime.log.info({ signal }, 'signal received');
+    runtime.ports.log.info({ signal }, 'signal received');
     runtime.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        runtime.log.error({ err: error }, 'shutdown failed');
+        runtime.ports.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -17,15 +17,7 @@ export const builtinProvider: LlmProvider = Object.freeze({
   },
 } satisfies LlmProvider);
 
-const providers = new WeakMap<Config, LlmProvider>();
-
-/** The provider of a configuration (docs/ai.md), created on first use. */
-export function llmProvider(config: Config): LlmProvider {
-  if (config.llm.provider === 'builtin') return builtinProvider;
-  let provider = providers.get(config);
-  if (!provider) {
-    provider = createAiSdkProvider(config.llm);
-    providers.set(config, provider);
-  }
-  return provider;
+/** The `llm` port of a process: the configured provider (docs/ai.md), or the built-in engine. */
+export function createLlm(config: Config): LlmProvider {
+  return config.llm.provider === 'builtin' ? builtinProvider : createAiSdkProvider(config.llm);
 }

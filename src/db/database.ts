@@ -54,10 +54,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 /**
- * Runs `fn` in one transaction; repositories take the transaction as their `Db`. `snapshot` reads
- * in one consistent view (REPEATABLE READ, read only) for answers built from several queries.
+ * Runs `fn` in one transaction on a bare database; repositories take the transaction as their
+ * `Db`. Services use `inTransaction(ctx, fn)` (context.ts), which also scopes the context's events.
+ * `snapshot` reads in one consistent view (REPEATABLE READ, read only).
  */
-export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
+export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
   const config = options.snapshot ? ({ isolationLevel: 'repeatable read', accessMode: 'read only' } as const) : undefined;
   return db.transaction((tx) => fn(tx as unknown as Db), config);
 }

@@ -26,7 +26,7 @@ export class KeyAuthenticator {
 
   async authenticate(presented: string): Promise<Principal> {
     if (!KEY_PATTERN.test(presented)) throw new AppError('unauthorized', AUTH_MESSAGES.malformed);
-    const now = this.deps.clock.now();
+    const now = this.deps.ports.clock.now();
     const cacheKey = hashApiKey(presented);
     const cached = this.cache.get(cacheKey);
     let principal: Principal | null;
@@ -46,12 +46,12 @@ export class KeyAuthenticator {
     let pending = this.pending.get(cacheKey);
     if (!pending) {
       const generation = this.generation;
-      pending = lookupApiKey(this.deps.database.db, presented, now)
+      pending = lookupApiKey(this.deps.ports.db, presented, now)
         .then((result) => {
           const principal = result.status === 'ok' ? result.principal : null;
-          if (this.deps.config.authCacheMs > 0 && generation === this.generation) {
+          if (this.deps.ports.config.authCacheMs > 0 && generation === this.generation) {
             if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-            this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.config.authCacheMs });
+            this.cache.set(cacheKey, { principal, until: Date.now() + this.deps.ports.config.authCacheMs });
           }
           return principal;
         })
@@ -100,7 +100,7 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps, authenticator:
     const auth = request.routeOptions.config.auth;
     if (!auth || auth === 'none') return;
     if (auth === 'admin') {
-      const token = deps.config.adminToken;
+      const token = deps.ports.config.adminToken;
       if (!token) throw new AppError('not_found', AUTH_MESSAGES.adminDisabled);
       if (!request.headers.authorization) throw new AppError('unauthorized', AUTH_MESSAGES.adminMissing);
       if (!sameSecret(bearer(request, AUTH_MESSAGES.adminMissing), token)) {

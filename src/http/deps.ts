@@ -1,18 +1,12 @@
-import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config/config.js';
+import type { Ports } from '../context.js';
 import type { Database } from '../db/database.js';
-import type { JobQueue } from '../jobs/queue.js';
 import type { Principal } from '../modules/api-keys/index.js';
 import type { RouteAuth } from './route.js';
 
-/** Everything buildApp needs; tests pass their own. */
+/** Everything buildApp needs: the process's ports, and the database for readiness checks. */
 export interface AppDeps {
-  config: Config;
-  database: Database;
-  queue: JobQueue;
-  clock: Clock;
-  logger: Logger;
+  readonly ports: Ports;
+  readonly database: Database;
 }
 
 declare module 'fastify' {

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { OperatorContext, RequestContext } from '../context.js';
+import { contextForRequest, type ProcessContext, type WorkspaceContext } from '../context.js';
 import { AppError, errorBodySchema } from './errors.js';
 import type { AppDeps } from './deps.js';
 import { readUpload, type Upload, type UploadDeclaration, uploadJsonSchema } from './multipart.js';
@@ -17,7 +16,7 @@ export const UPLOAD_BODY_KEY = 'x-upload-body';
 export type RouteAuth = 'read' | 'write' | 'admin' | 'none';
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
-type ContextFor<A extends RouteAuth> = A extends 'read' | 'write' ? RequestContext : OperatorContext;
+type ContextFor<A extends RouteAuth> = A extends 'read' | 'write' ? WorkspaceContext : A extends 'admin' ? ProcessContext : undefined;
 
 /** A route is a declaration: method, path, auth, schemas, docs and a handler of a few lines. */
 export interface RouteDeclaration<
@@ -169,8 +168,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         return payload;
       },
       handler: async (request, reply) => {
-        const ctx = contextFor(request, deps);
-        const upload = route.upload ? await readUpload(request, route.upload, deps.config.uploadLimitBytes) : undefined;
+        const ctx = route.auth === 'none' ? undefined : contextForRequest(deps.ports, request);
+        const upload = route.upload ? await readUpload(request, route.upload, deps.ports.config.uploadLimitBytes) : undefined;
         const result = await route.handler({
           ctx: ctx as never,
           body: request.body as never,
@@ -187,18 +186,4 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       },
     });
   }
-}
-
-function contextFor(request: FastifyRequest, deps: AppDeps): RequestContext | OperatorContext {
-  const base = {
-    requestId: request.id,
-    db: deps.database.db,
-    clock: deps.clock,
-    log: request.log as Logger,
-    queue: deps.queue,
-    config: deps.config,
-  };
-  const principal = request.principal;
-  if (!principal) return base;
-  return { ...base, workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, scopes: principal.scopes, principal };
 }

@@ -1,21 +1,8 @@
-import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import type { Db } from '../db/database.js';
+import { contextForJob, type JobRun, type ProcessContext } from '../context.js';
 
-/** What a job handler receives besides its payload. */
-export interface JobContext {
-  readonly db: Db;
-  readonly clock: Clock;
-  readonly config: Config;
-  readonly log: Logger;
-  readonly jobId: string;
-  /** 0 on the first attempt, then 1, 2, ... on retries. */
-  readonly retryCount: number;
-  /** Aborted when the job's lease expires or the worker stops. */
-  readonly signal: AbortSignal;
-}
+export type { JobRun };
 
 /** Queue-level behaviour of a job; defaults in queue.ts. */
 export interface JobOptions {
@@ -40,7 +27,11 @@ export interface JobDefinition<Payload = unknown> {
   readonly concurrency?: (config: Config) => number;
   /** Cron expression (UTC) when the job also runs on a schedule with an empty-object payload. */
   readonly schedule?: string;
-  readonly handler: (ctx: JobContext, payload: Payload) => Promise<void>;
+  /**
+   * Adapts the job to a context (`contextForJob(run, payload.workspaceId)`) and calls one service
+   * function: a few lines. Must be idempotent: a job whose worker died runs again.
+   */
+  readonly handler: (run: JobRun, payload: Payload) => Promise<void>;
 }
 
 /** The queue options of a job under a configuration. */
@@ -68,25 +59,44 @@ export function registered<Payload>(job: JobDefinition<Payload>): RegisteredJob 
 /** A record whose queue job is gone waits this long before the sweep fails it. */
 export const ORPHAN_AGE_MS = 60_000;
 
+/** A record whose job may be gone: its workspace, its id, and the id of its queue job. */
+export interface JobRecord {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly jobId: string;
+}
+
+/** How an orphan sweep finds and fails a module's records (both across workspaces by design). */
+export interface OrphanSweep {
+  /** The job whose queue entries the records wait for. */
+  readonly job: () => Pick<JobDefinition<never>, 'name'>;
+  /** Records PENDING or IN_PROGRESS since before `olderThan`, of every workspace. */
+  stale(ctx: ProcessContext, olderThan: Date): Promise<JobRecord[]>;
+  /** Fails one record if it is still unfinished and untouched since `olderThan`; whether it did. */
+  fail(ctx: ProcessContext, record: JobRecord, olderThan: Date): Promise<boolean>;
+}
+
 /**
  * A job run every minute that fails the records (PENDING or IN_PROGRESS) whose queue job left the
- * queue without a result (its worker died past its retries), so no record waits forever.
- * `failOrphans` marks the records older than `olderThan` FAILED with `error` and counts them.
+ * queue without a result (its worker died past its retries), so no record waits forever. Whether a
+ * job still lives is asked of the queue (pg-boss's API), never read from its tables.
  */
-export function defineOrphanSweep(
-  name: string,
-  what: string,
-  error: string,
-  failOrphans: (db: Db, olderThan: Date, now: Date, error: string) => Promise<number>,
-): JobDefinition<Record<string, never>> {
+export function defineOrphanSweep(name: string, what: string, sweep: OrphanSweep): JobDefinition<Record<string, never>> {
   return defineJob({
     name,
     payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
     schedule: '* * * * *',
     options: { retryLimit: 1, expireInSeconds: 120 },
-    async handler(ctx) {
-      const now = ctx.clock.now();
-      const failed = await failOrphans(ctx.db, new Date(now.getTime() - ORPHAN_AGE_MS), now, error);
+    async handler(run) {
+      const ctx = contextForJob(run);
+      const olderThan = new Date(ctx.clock.now().getTime() - ORPHAN_AGE_MS);
+      const stale = await sweep.stale(ctx, olderThan);
+      if (stale.length === 0) return;
+      const live = await ctx.queue.liveJobIds(sweep.job(), stale.map((r) => r.jobId));
+      let failed = 0;
+      for (const record of stale) {
+        if (!live.has(record.jobId) && (await sweep.fail(ctx, record, olderThan))) failed += 1;
+      }
       if (failed) ctx.log.warn({ failed }, `marked orphaned ${what} FAILED`);
     },
   });

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import type { Ports } from '../context.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
 import { storableText } from '../http/text-guard.js';
@@ -10,6 +10,9 @@ import { deadLetterName, type JobDefinition, jobOptions, type RegisteredJob } fr
 
 /** An id no job has: a lookup that only warms pg-boss's queue cache. */
 const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
+/** States of a job that will still run (or is running). */
+const LIVE_STATES = new Set(['created', 'retry', 'active']);
 
 /** pg-boss keeps its tables in this schema, beside Parley's own. */
 export const QUEUE_SCHEMA = 'pgboss';
@@ -38,7 +41,6 @@ export interface QueueDepth {
 export interface JobQueueDeps {
   database: Database;
   config: Config;
-  clock: Clock;
   log: Logger;
   jobs: readonly RegisteredJob[];
 }
@@ -106,8 +108,8 @@ export class JobQueue {
     else await this.boss.createQueue(name, options);
   }
 
-  /** Starts polling every registered queue in this process. */
-  async work(): Promise<void> {
+  /** Starts polling every registered queue in this process; handlers run on these ports. */
+  async work(ports: Ports): Promise<void> {
     if (!this.started) throw new Error('start the job queue before working');
     if (this.working) return;
     this.working = true;
@@ -123,7 +125,7 @@ export class JobQueue {
         async ([item]) => {
           if (!item) return;
           try {
-            await this.run(job, item);
+            await this.run(ports, job, item);
           } finally {
             // A queue that just yielded a job may hold more: its workers fetch again at once
             // instead of waiting out the poll interval (an empty fetch returns them to polling).
@@ -139,25 +141,15 @@ export class JobQueue {
   }
 
   private async run(
+    ports: Ports,
     job: RegisteredJob,
     item: { id: string; data: unknown; retryCount: number; signal: AbortSignal },
   ): Promise<void> {
-    const log = this.deps.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
+    const log = ports.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
     const payload = job.payload.parse(item.data);
     const started = Date.now();
     try {
-      await job.handler(
-        {
-          db: this.deps.database.db,
-          clock: this.deps.clock,
-          config: this.deps.config,
-          log,
-          jobId: item.id,
-          retryCount: item.retryCount,
-          signal: item.signal,
-        },
-        payload,
-      );
+      await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
       log.info({ ms: Date.now() - started }, 'job completed');
     } catch (error) {
       log.warn({ err: error, ms: Date.now() - started }, 'job attempt failed');
@@ -220,6 +212,19 @@ export class JobQueue {
       count: Number(r.count),
       oldestAgeSeconds: Number(r.oldest),
     }));
+  }
+
+  /**
+   * Which of these jobs of one queue are still waiting, retrying or running: a record whose job is
+   * not (its worker died past its retries) is an orphan. Through pg-boss's API, not its tables.
+   */
+  async liveJobIds(job: Pick<JobDefinition<never>, 'name'>, ids: readonly string[]): Promise<Set<string>> {
+    const live = new Set<string>();
+    for (const id of ids) {
+      const [found] = await this.boss.findJobs(job.name, { id });
+      if (found && LIVE_STATES.has(found.state)) live.add(id);
+    }
+    return live;
   }
 
   /** The pg-boss instance, for tests and operators' scripts that inspect jobs. */

@@ -495,13 +495,11 @@ describe('knowledge job orphan sweep', () => {
     const now = new Date(Date.now() + 2 * 60_000);
     await sweepKnowledgeJobsJob.handler(
       {
-        db: t.database.db,
-        clock: { now: () => now },
-        config: t.config,
-        log: pino({ level: 'silent' }),
-        jobId: randomUUID(),
+        ports: { ...t.ports, clock: { now: () => now } },
+        id: randomUUID(),
         retryCount: 0,
         signal: new AbortController().signal,
+        log: pino({ level: 'silent' }),
       },
       {},
     );

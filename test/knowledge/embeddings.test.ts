@@ -1,10 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
-import { systemClock } from '../../src/clock.js';
 import { enableVectorSupport, hasVectorSupport } from '../../src/db/vector.js';
 import { queryRows } from '../../src/db/sql.js';
 import { embedArticlesJob, embedPendingArticles } from '../../src/modules/knowledge/index.js';
@@ -93,7 +93,7 @@ function helpers(get: () => TestApp) {
     ok<Article>(200, 'PUT', `/v2/hc-articles/${id}/public`, w.key, { agentInstruction: '', escalation: false, ...c, ...extra });
   const search = async (w: Tenant, query: string, extra: object = {}) =>
     (await ok<{ results: Result[] }>(200, 'POST', SEARCH, w.readKey, { query, ...extra })).results;
-  const ctx = () => ({ db: get().database.db, config: get().config, clock: systemClock, log: silent });
+  const ctx = () => ({ ...get().ports, log: silent });
   const rows = (workspaceId: string) =>
     queryRows<EmbeddingRow>(
       get().database.db,
@@ -187,7 +187,7 @@ describe('knowledge embeddings and vector similarity', { skip: vectorAvailable ?
     fake.setHandler((r) => (r.endpoint === 'embeddings' ? { status: 400 } : undefined));
     const logged: { level: number; msg: string }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    const jobCtx = { ...h.ctx(), log, jobId: 'test', retryCount: 0, signal: new AbortController().signal };
+    const jobCtx = { ports: { ...t.ports, log }, id: randomUUID(), retryCount: 0, signal: new AbortController().signal, log };
     await embedArticlesJob.handler(jobCtx, {});
     assert.deepEqual(await h.rows(w1.workspaceId), []);
     assert.ok(logged.some((l) => l.level === 50 && l.msg.startsWith('embedding articles failed')), JSON.stringify(logged));
@@ -270,7 +270,7 @@ describe('knowledge embeddings and vector similarity', { skip: vectorAvailable ?
       assert.deepEqual(theirs[0]!.highlights, []);
 
       const theirVector = fakeEmbedding(textOf({ ...PASSWORD, title: 'Their password page' }), DIMENSIONS);
-      const nearest = await searchVector(t.database.db, { workspaceId: w.workspaceId }, MODEL, theirVector, 50);
+      const nearest = await searchVector(t.database.db, w.workspaceId, undefined, MODEL, theirVector, 50);
       assert.deepEqual(nearest.map((n) => n.articleId).sort(), [ids.password, ids.profile, ids.shipping].sort());
     });
 

@@ -6,7 +6,7 @@ import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
 import { assertError, expectStatus } from '../support/security.js';
-import { INGEST_ENV, type IngestResult, ingestUrls, type Source, waitForSource } from '../support/sources.js';
+import { ensureArticle, INGEST_ENV, type IngestResult, ingestUrls, type Source, waitForSource } from '../support/sources.js';
 
 const REFUND = 'Refunds are accepted within 30 days of purchase when the item is unused and in its original packaging.';
 const STEPS = 'To request a refund, open your order history, choose the order and press the Request refund button.';
@@ -196,6 +196,7 @@ describe('source ingestion pipeline', () => {
 
   describe('refresh and change detection', () => {
     const linkToKnowledge = async (id: string) => {
+      await ensureArticle(t, tenant.workspaceId, '7d1e4a4b-8a2c-4c8e-9a57-3f0f0c1d2e3f');
       await t.database.db
         .update(sources)
         .set({ linkedKnowledgeId: '7d1e4a4b-8a2c-4c8e-9a57-3f0f0c1d2e3f', linkedOperation: 'UPDATE_ARTICLE' })

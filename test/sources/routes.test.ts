@@ -15,7 +15,7 @@ import { makeTenant, type Tenant } from '../support/factories.js';
 import { type FakeSite, startFakeSite } from '../support/fake-site.js';
 import { crawlFixtures } from '../support/processes.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
-import { INGEST_ENV, type IngestResult, ingestUrls, type Source, waitForSource } from '../support/sources.js';
+import { ensureArticle, INGEST_ENV, type IngestResult, ingestUrls, type Source, waitForSource } from '../support/sources.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -31,6 +31,9 @@ const fileOf = (id: string) => `/v2/documents/${id}/file/public`;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const ARTICLE_1 = '7d1e4a4b-8a2c-4c8e-9a57-3f0f0c1d2e3f';
 const ARTICLE_2 = '0b9a6a51-3c1d-4e4f-8a7b-2c3d4e5f6a7b';
+/** The other workspace's articles (an article id belongs to one workspace). */
+const THEIR_ARTICLE_1 = '5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f';
+const THEIR_ARTICLE_2 = '6d7e8f9a-0b1c-4d2e-9f3a-4b5c6d7e8f9a';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DOCUMENT_KEYS = [
   'baser', 'changed', 'companyId', 'createdAt', 'english', 'error', 'externalId', 'id', 'linkedJobId', 'linkedJobStatus',
@@ -68,6 +71,10 @@ async function list(t: TestApp, key: string, query = ''): Promise<Page> {
 
 /** Writes columns of a source directly (linkage and timestamps are not settable through the API yet). */
 async function setSource(t: TestApp, id: string, values: Partial<NewSource>): Promise<void> {
+  if (values.linkedKnowledgeId) {
+    const [row] = await t.database.db.select({ workspaceId: sources.workspaceId }).from(sources).where(eq(sources.id, id));
+    if (row) await ensureArticle(t, row.workspaceId, values.linkedKnowledgeId);
+  }
   const rows = await t.database.db.update(sources).set(values).where(eq(sources.id, id)).returning({ id: sources.id });
   assert.equal(rows.length, 1, `no source ${id} to update`);
 }
@@ -229,7 +236,7 @@ const W5 = 'https://acme.test/contact';
  * f1 files guide.md      "Returns guide"           success  unlinked
  * f2 files notes.txt     "Team notes"              failed   linked ARTICLE_2 UPDATE_ARTICLE          changed, english=false
  */
-async function buildFixture(t: TestApp, w: Tenant): Promise<Fixture> {
+async function buildFixture(t: TestApp, w: Tenant, [ARTICLE_1, ARTICLE_2]: [string, string]): Promise<Fixture> {
   const english = await addWeb(t, w.key, [W1, W2, W5]);
   const other = await addWeb(t, w.key, [W3, W4], { english: false });
   const f1 = (await upload(t, w.key, '# Returns guide\n\nItems can be returned.', 'guide.md', 'text/markdown')).addedDocumentIds[0]!;
@@ -259,8 +266,8 @@ describe('GET /v2/documents/public: filters', () => {
     t = await startAppWithoutWorkers();
     own = await makeTenant(t);
     other = await makeTenant(t);
-    mine = await buildFixture(t, own);
-    theirs = await buildFixture(t, other);
+    mine = await buildFixture(t, own, [ARTICLE_1, ARTICLE_2]);
+    theirs = await buildFixture(t, other, [THEIR_ARTICLE_1, THEIR_ARTICLE_2]);
   });
   after(() => t.close());
 
@@ -294,9 +301,9 @@ describe('GET /v2/documents/public: filters', () => {
     ['source=web&domain=acme.test', ['w5']],
     ['source=web&domain=www.acme.test', ['w3', 'w4']],
     ['source=web&domain=acme', []],
-    [`articleId=${ARTICLE_1}`, ['w1', 'w2']],
-    [`articleId=${ARTICLE_2}`, ['w4', 'f2']],
-    [`articleId=${ARTICLE_2.toUpperCase()}`, ['w4', 'f2']],
+    ['articleId={A1}', ['w1', 'w2']],
+    ['articleId={A2}', ['w4', 'f2']],
+    ['articleId={A2-UPPER}', ['w4', 'f2']],
     [`articleId=${UNKNOWN}`, []],
     ['linkedKnowledge=true', ['w1', 'w2', 'w4', 'f2']],
     ['linkedKnowledge=false', ['w3', 'w5', 'f1']],
@@ -313,18 +320,26 @@ describe('GET /v2/documents/public: filters', () => {
     ['title=save&linkedOperation=ADD_ARTICLE_TO_FOLDER', ['w2']],
     ['source=web&linkedKnowledge=false&success=true', ['w5']],
     ['url=acme.test&changed=false', ['w2', 'w3', 'w4']],
-    [`articleId=${ARTICLE_2}&source=files&english=false`, ['f2']],
+    ['articleId={A2}&source=files&english=false', ['f2']],
   ];
   for (const [query, names] of cases) {
     it(`?${query || '(no filter)'} lists exactly ${names.length ? names.join(', ') : 'nothing'}, in each workspace`, async () => {
-      const ownPage = await list(t, own.key, query);
+      // Article ids are the workspace's own: {A1} and {A2} stand for each workspace's two articles.
+      const withArticles = (a1: string, a2: string) =>
+        query.replace('{A1}', a1).replace('{A2-UPPER}', a2.toUpperCase()).replace('{A2}', a2);
+      const ownPage = await list(t, own.key, withArticles(ARTICLE_1, ARTICLE_2));
       assert.deepEqual(sortedIds(idsOf(ownPage)), sortedIds(names.map((n) => mine[n])), `own workspace, ?${query}`);
       assert.equal(ownPage.hasMore, false);
       assert.ok(ownPage.documents.every((s) => s.companyId === own.workspaceId));
-      const otherPage = await list(t, other.readKey, query);
+      const otherPage = await list(t, other.readKey, withArticles(THEIR_ARTICLE_1, THEIR_ARTICLE_2));
       assert.deepEqual(sortedIds(idsOf(otherPage)), sortedIds(names.map((n) => theirs[n])), `other workspace, ?${query}`);
     });
   }
+
+  it("?articleId= of another workspace's article lists nothing", async () => {
+    assert.deepEqual(idsOf(await list(t, own.key, `articleId=${THEIR_ARTICLE_1}`)), []);
+    assert.deepEqual(idsOf(await list(t, other.readKey, `articleId=${ARTICLE_2}`)), []);
+  });
 
   it('?id= finds exactly one record of the workspace, never one of another workspace', async () => {
     assert.deepEqual(idsOf(await list(t, own.key, `id=${mine.w3}`)), [mine.w3]);

@@ -5,14 +5,17 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
-import { type Clock, systemClock } from '../../src/clock.js';
+import type { LlmProvider } from '../../src/ai/index.js';
+import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Database } from '../../src/db/database.js';
 import { enableVectorSupport } from '../../src/db/vector.js';
 import type { RegisteredJob } from '../../src/jobs/job.js';
-import { closeIngestRuntime } from '../../src/ingest/runtime.js';
+import type { Ports } from '../../src/context.js';
+import type { Outbound } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
+import { createPorts } from '../../src/runtime.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -39,6 +42,8 @@ export interface TestApp {
   database: Database;
   queue: JobQueue;
   config: Config;
+  /** The app's ports (one set per app, as in a process). */
+  ports: Ports;
   /** JSON log lines the app wrote (level debug and up). */
   logs: Record<string, unknown>[];
   request<T = unknown>(method: string, route: string, options?: RequestOptions): Promise<HttpResult<T>>;
@@ -54,6 +59,10 @@ export interface TestAppOptions {
   /** Start workers polling the queues. */
   work?: boolean;
   clock?: Clock;
+  /** A language model in place of the configured one (a fake object, where simpler than a fake server). */
+  llm?: LlmProvider;
+  /** An outbound side in place of the real one. */
+  outbound?: Outbound;
 }
 
 /** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
@@ -87,12 +96,12 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     },
   });
   const logger = pino({ level: config.logLevel }, sink);
-  const clock = options.clock ?? systemClock;
   if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
-  const queue = new JobQueue({ database, config, clock, log: logger, jobs: options.jobs ?? jobRegistry });
+  const queue = new JobQueue({ database, config, log: logger, jobs: options.jobs ?? jobRegistry });
   await queue.start();
-  if (options.work) await queue.work();
-  const app = await buildApp({ config, database, queue, clock, logger });
+  const ports = createPorts({ config, database, queue, log: logger, clock: options.clock, llm: options.llm, outbound: options.outbound });
+  if (options.work) await queue.work(ports);
+  const app = await buildApp({ ports, database });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -118,13 +127,14 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     database,
     queue,
     config,
+    ports,
     logs,
     request,
     sibling: () => buildOn(database, dataDir, options),
     close: async () => {
       await app.close();
       await queue.stop({ graceful: false, timeoutMs: 1000 });
-      await closeIngestRuntime(config);
+      await ports.outbound.close();
     },
   };
   return self;

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/config.js';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { migrateDatabase, migrationsFolder } from '../../src/db/migrate.js';
@@ -35,7 +34,7 @@ function templateHash(): string {
 async function prepare(database: Database): Promise<void> {
   await migrateDatabase(database);
   const config = loadConfig({ PARLEY_LOG_LEVEL: 'silent', PARLEY_DATA_DIR: os.tmpdir() });
-  const queue = new JobQueue({ database, config, clock: systemClock, log: pino({ level: 'silent' }), jobs: jobRegistry });
+  const queue = new JobQueue({ database, config, log: pino({ level: 'silent' }), jobs: jobRegistry });
   await queue.start();
   await queue.stop({ graceful: false, timeoutMs: 1000 });
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
 import type { TestApp } from './app.js';
 import { expectStatus } from './security.js';
 
@@ -45,4 +46,17 @@ export async function waitForSource(
     assert.ok(Date.now() < deadline, `source ${id} stayed ${source.linkedJobStatus}: ${JSON.stringify(source)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Makes sure the workspace has an article with this id (and a folder for it), so a test can link a
+ * source to a chosen article id: `sources.linked_knowledge_id` must name an article of its workspace.
+ */
+export async function ensureArticle(t: TestApp, workspaceId: string, articleId: string): Promise<void> {
+  await t.database.db.execute(sql`
+    WITH folder AS (
+      INSERT INTO folders (workspace_id, title) VALUES (${workspaceId}, 'Linked knowledge') RETURNING id)
+    INSERT INTO articles (id, workspace_id, parent_folder_id, title, main_knowledge, origin)
+    SELECT ${articleId}, ${workspaceId}, folder.id, 'Linked article', 'Linked knowledge.', 'API_CREATED' FROM folder
+    WHERE NOT EXISTS (SELECT 1 FROM articles WHERE workspace_id = ${workspaceId} AND id = ${articleId})`);
 }

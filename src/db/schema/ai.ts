@@ -91,8 +91,8 @@ export const knowledgeJobs = pgTable(
     model: text('model').notNull(),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
-    /** The API key that queued the job; the articles it writes are stamped with it. */
-    createdBy: uuid('created_by').notNull(),
+    /** The API key that queued the job (null: the operator or a job); the articles it writes are stamped with it. */
+    createdBy: uuid('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),

@@ -12,6 +12,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { articles } from './knowledge.js';
 import { workspaces } from './workspaces.js';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -65,6 +66,14 @@ export const sources = pgTable(
     unique('sources_workspace_source_external_unique').on(t.workspaceId, t.source, t.externalId),
     index('sources_workspace_order_idx').on(t.workspaceId, t.updatedAt, t.externalId, t.id),
     index('sources_workspace_linked_idx').on(t.workspaceId, t.linkedKnowledgeId),
+    // DEFERRABLE INITIALLY DEFERRED in the migration (drizzle cannot say it): checked at commit, so the
+    // knowledge module deletes articles and the sources module's `article.deleted` listener unlinks
+    // their sources in the same transaction (src/modules/sources/sources.listeners.ts).
+    foreignKey({
+      name: 'sources_linked_knowledge_fk',
+      columns: [t.workspaceId, t.linkedKnowledgeId],
+      foreignColumns: [articles.workspaceId, articles.id],
+    }),
     index('sources_pending_idx')
       .on(t.linkedJobStatus, t.updatedAt)
       .where(sql`${t.linkedJobStatus} IN ('PENDING', 'IN_PROGRESS')`),

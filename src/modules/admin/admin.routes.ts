@@ -1,7 +1,7 @@
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { createApiKey, listApiKeys, presentApiKey, presentCreatedApiKey, revokeApiKey } from '../api-keys/index.js';
-import { createWorkspace, listWorkspaces, presentWorkspace } from '../workspaces/index.js';
+import { createWorkspace, listWorkspaces, presentWorkspace, workspaceSchema } from '../workspaces/index.js';
 import {
   apiKeyListSchema,
   apiKeySchema,
@@ -12,7 +12,6 @@ import {
   workspaceIdParamsSchema,
   workspaceListSchema,
 } from './admin.schemas.js';
-import { workspaceSchema } from '../workspaces/workspaces.schemas.js';
 
 const tags = ['Admin'];
 const disabledNote = 'Enabled when `PARLEY_ADMIN_TOKEN` is set; otherwise every admin route answers 404.';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { workspaceNameSchema, workspaceSchema } from '../workspaces/workspaces.schemas.js';
+import { workspaceNameSchema, workspaceSchema } from '../workspaces/index.js';
 
 export const scopeSchema = z.enum(['read', 'write']);
 

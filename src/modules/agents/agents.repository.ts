@@ -25,7 +25,7 @@ function joined(db: Db) {
     );
 }
 
-export async function insertAgent(db: Db, workspaceId: string, name: string, by: string, now: Date): Promise<AgentRow> {
+export async function insertAgent(db: Db, workspaceId: string, name: string, by: string | null, now: Date): Promise<AgentRow> {
   const [row] = await db
     .insert(agents)
     .values({ workspaceId, name, createdBy: by, updatedBy: by, createdAt: now, updatedAt: now })
@@ -50,10 +50,11 @@ export async function findAgent(db: Db, workspaceId: string, id: string): Promis
 }
 
 /**
- * Whether an agent with this id exists in any other workspace: prompt and analytics routes answer
- * 406 for those (the specification's rule) instead of 404. Returns a boolean, never the row.
+ * Whether an agent with this id exists in any other workspace (across workspaces by design): prompt
+ * and analytics routes answer 406 for those (the specification's rule) instead of 404. Returns a
+ * boolean, never the row.
  */
-export async function agentExistsInOtherWorkspace(db: Db, workspaceId: string, id: string): Promise<boolean> {
+export async function unscopedAgentExists(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(agents)
@@ -66,7 +67,7 @@ export async function renameAgent(
   workspaceId: string,
   id: string,
   name: string,
-  by: string,
+  by: string | null,
   now: Date,
 ): Promise<AgentRow | undefined> {
   const [row] = await db
@@ -77,7 +78,7 @@ export async function renameAgent(
   return row;
 }
 
-export async function softDeleteAgent(db: Db, workspaceId: string, id: string, by: string, now: Date): Promise<boolean> {
+export async function softDeleteAgent(db: Db, workspaceId: string, id: string, by: string | null, now: Date): Promise<boolean> {
   const rows = await db
     .update(agents)
     .set({ deletedAt: now, updatedBy: by })
@@ -94,7 +95,7 @@ export async function advancePromptVersion(
   db: Db,
   workspaceId: string,
   id: string,
-  by: string,
+  by: string | null,
   now: Date,
 ): Promise<number | undefined> {
   const [row] = await db

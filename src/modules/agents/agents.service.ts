@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../context.js';
+import { authorOf, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import {
   type AgentRow,
   type AgentWithPrompts,
-  agentExistsInOtherWorkspace,
+  unscopedAgentExists,
   findAgent,
   insertAgent,
   listAgents as listAgentRows,
@@ -11,17 +11,17 @@ import {
   softDeleteAgent,
 } from './agents.repository.js';
 
-export async function listAgents(ctx: RequestContext): Promise<AgentWithPrompts[]> {
+export async function listAgents(ctx: WorkspaceContext): Promise<AgentWithPrompts[]> {
   return listAgentRows(ctx.db, ctx.workspaceId);
 }
 
-export async function createAgent(ctx: RequestContext, name: string): Promise<AgentWithPrompts> {
-  const row = await insertAgent(ctx.db, ctx.workspaceId, name, ctx.apiKeyId, ctx.clock.now());
+export async function createAgent(ctx: WorkspaceContext, name: string): Promise<AgentWithPrompts> {
+  const row = await insertAgent(ctx.db, ctx.workspaceId, name, authorOf(ctx), ctx.clock.now());
   return { ...row, prompts: null };
 }
 
-export async function renameAgent(ctx: RequestContext, id: string, name: string): Promise<AgentWithPrompts> {
-  const row = await renameAgentRow(ctx.db, ctx.workspaceId, id, name, ctx.apiKeyId, ctx.clock.now());
+export async function renameAgent(ctx: WorkspaceContext, id: string, name: string): Promise<AgentWithPrompts> {
+  const row = await renameAgentRow(ctx.db, ctx.workspaceId, id, name, authorOf(ctx), ctx.clock.now());
   if (!row) throw agentNotFound();
   const agent = await findAgent(ctx.db, ctx.workspaceId, id);
   if (!agent) throw agentNotFound();
@@ -29,12 +29,12 @@ export async function renameAgent(ctx: RequestContext, id: string, name: string)
 }
 
 /** Soft delete: the agent leaves the listing; its prompts, versions and assignments are kept. */
-export async function deleteAgent(ctx: RequestContext, id: string): Promise<void> {
-  if (!(await softDeleteAgent(ctx.db, ctx.workspaceId, id, ctx.apiKeyId, ctx.clock.now()))) throw agentNotFound();
+export async function deleteAgent(ctx: WorkspaceContext, id: string): Promise<void> {
+  if (!(await softDeleteAgent(ctx.db, ctx.workspaceId, id, authorOf(ctx), ctx.clock.now()))) throw agentNotFound();
 }
 
 /** A non-deleted agent of the workspace, or 404. */
-export async function requireAgent(ctx: Pick<RequestContext, 'db' | 'workspaceId'>, id: string): Promise<AgentWithPrompts> {
+export async function requireAgent(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, id: string): Promise<AgentWithPrompts> {
   const agent = await findAgent(ctx.db, ctx.workspaceId, id);
   if (!agent) throw agentNotFound();
   return agent;
@@ -44,10 +44,10 @@ export async function requireAgent(ctx: Pick<RequestContext, 'db' | 'workspaceId
  * An agent for the prompt (and analytics) routes: 406 when the id names an agent of another
  * workspace, as the specification answers there, 404 when it names none.
  */
-export async function requireAgentOrNotAcceptable(ctx: RequestContext, id: string): Promise<AgentWithPrompts> {
+export async function requireAgentOrNotAcceptable(ctx: WorkspaceContext, id: string): Promise<AgentWithPrompts> {
   const agent = await findAgent(ctx.db, ctx.workspaceId, id);
   if (agent) return agent;
-  if (await agentExistsInOtherWorkspace(ctx.db, ctx.workspaceId, id)) {
+  if (await unscopedAgentExists(ctx.db, ctx.workspaceId, id)) {
     throw new AppError('not_acceptable', 'agent belongs to a different workspace');
   }
   throw agentNotFound();

@@ -8,9 +8,10 @@ export type PromptDraftStatus = 'draft' | 'published' | 'discarded';
 
 export async function insertPromptVersion(
   db: Db,
-  values: { workspaceId: string; agentId: string; version: number; prompts: PromptSet; createdBy: string; createdAt: Date; draftId?: string },
+  workspaceId: string,
+  values: { agentId: string; version: number; prompts: PromptSet; createdBy: string | null; createdAt: Date; draftId?: string },
 ): Promise<PromptVersionRow> {
-  const [row] = await db.insert(promptVersions).values(values).returning();
+  const [row] = await db.insert(promptVersions).values({ ...values, workspaceId }).returning();
   if (!row) throw new Error('insert returned no row');
   return row;
 }
@@ -41,21 +42,21 @@ export async function findPromptVersion(
 
 export async function insertPromptDraft(
   db: Db,
+  workspaceId: string,
   values: {
-    workspaceId: string;
     agentId: string;
     baseVersion: number | null;
     prompts: PromptSet;
     note: string;
     origin: string;
-    by: string;
+    by: string | null;
     now: Date;
   },
 ): Promise<PromptDraftRow> {
   const { by, now, ...rest } = values;
   const [row] = await db
     .insert(promptDrafts)
-    .values({ ...rest, createdBy: by, updatedBy: by, createdAt: now, updatedAt: now })
+    .values({ ...rest, workspaceId, createdBy: by, updatedBy: by, createdAt: now, updatedAt: now })
     .returning();
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -93,7 +94,7 @@ export async function updatePromptDraft(
   db: Db,
   workspaceId: string,
   draftId: string,
-  changes: Partial<Pick<PromptDraftRow, 'prompts' | 'note' | 'status' | 'publishedVersionId'>> & { by: string; now: Date },
+  changes: Partial<Pick<PromptDraftRow, 'prompts' | 'note' | 'status' | 'publishedVersionId'>> & { by: string | null; now: Date },
 ): Promise<PromptDraftRow> {
   const { by, now, ...rest } = changes;
   const [row] = await db

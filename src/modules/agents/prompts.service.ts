@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../context.js';
-import { type Db, inTransaction } from '../../db/database.js';
+import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { PromptSet } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { advancePromptVersion, lockAgent } from './agents.repository.js';
@@ -30,35 +30,34 @@ export interface CurrentPrompt {
 }
 
 /** The prompts an agent answers with: its latest saved version, else the workspace default. */
-export async function getAgentPrompt(ctx: RequestContext, agentId: string): Promise<CurrentPrompt> {
+export async function getAgentPrompt(ctx: WorkspaceContext, agentId: string): Promise<CurrentPrompt> {
   const agent = await requireAgentOrNotAcceptable(ctx, agentId);
   const current = agent.promptVersion === null ? undefined : await findPromptVersion(ctx.db, ctx.workspaceId, agentId, agent.promptVersion);
   return { agentId, current, defaults: workspaceDefaultPrompts() };
 }
 
 /** Every save is a new, immutable version; it also counts as an update of the agent. */
-export async function saveAgentPrompt(ctx: RequestContext, agentId: string, prompts: PromptSet): Promise<CurrentPrompt> {
+export async function saveAgentPrompt(ctx: WorkspaceContext, agentId: string, prompts: PromptSet): Promise<CurrentPrompt> {
   await requireAgentOrNotAcceptable(ctx, agentId);
-  const current = await inTransaction(ctx.db, (tx) => appendVersion(ctx, tx, agentId, prompts));
+  const current = await inTransaction(ctx, ({ db: tx }) => appendVersion(ctx, tx, agentId, prompts));
   return { agentId, current, defaults: workspaceDefaultPrompts() };
 }
 
-async function appendVersion(ctx: RequestContext, db: Db, agentId: string, prompts: PromptSet, draftId?: string) {
+async function appendVersion(ctx: WorkspaceContext, db: Db, agentId: string, prompts: PromptSet, draftId?: string) {
   const now = ctx.clock.now();
-  const version = await advancePromptVersion(db, ctx.workspaceId, agentId, ctx.apiKeyId, now);
+  const version = await advancePromptVersion(db, ctx.workspaceId, agentId, authorOf(ctx), now);
   if (version === undefined) throw new AppError('not_found', 'agent not found');
-  return insertPromptVersion(db, {
-    workspaceId: ctx.workspaceId,
+  return insertPromptVersion(db, ctx.workspaceId, {
     agentId,
     version,
     prompts,
-    createdBy: ctx.apiKeyId,
+    createdBy: authorOf(ctx),
     createdAt: now,
     draftId,
   });
 }
 
-export async function getPromptHistory(ctx: RequestContext, agentId: string) {
+export async function getPromptHistory(ctx: WorkspaceContext, agentId: string) {
   const agent = await requireAgentOrNotAcceptable(ctx, agentId);
   const versions = await listPromptVersions(ctx.db, ctx.workspaceId, agentId);
   return { agentId, currentVersion: agent.promptVersion, versions };
@@ -84,35 +83,34 @@ function mergeDraft(base: PromptSet, input: DraftInput): PromptSet {
  * not name are copied from the current ones. `origin` records who proposed it (API, Refine with AI).
  */
 export async function createPromptDraft(
-  ctx: RequestContext,
+  ctx: WorkspaceContext,
   agentId: string,
   input: DraftInput,
   origin = 'API_CREATED',
 ): Promise<PromptDraftRow> {
   const { current, defaults } = await getAgentPrompt(ctx, agentId);
-  return insertPromptDraft(ctx.db, {
-    workspaceId: ctx.workspaceId,
+  return insertPromptDraft(ctx.db, ctx.workspaceId, {
     agentId,
     baseVersion: current?.version ?? null,
     prompts: mergeDraft(current?.prompts ?? defaults, input),
     note: input.note ?? '',
     origin,
-    by: ctx.apiKeyId,
+    by: authorOf(ctx),
     now: ctx.clock.now(),
   });
 }
 
-export async function listDrafts(ctx: RequestContext, agentId: string, status: PromptDraftStatus): Promise<PromptDraftRow[]> {
+export async function listDrafts(ctx: WorkspaceContext, agentId: string, status: PromptDraftStatus): Promise<PromptDraftRow[]> {
   await requireAgentOrNotAcceptable(ctx, agentId);
   return listPromptDrafts(ctx.db, ctx.workspaceId, agentId, status);
 }
 
-export async function getDraft(ctx: RequestContext, agentId: string, draftId: string): Promise<PromptDraftRow> {
+export async function getDraft(ctx: WorkspaceContext, agentId: string, draftId: string): Promise<PromptDraftRow> {
   await requireAgentOrNotAcceptable(ctx, agentId);
   return requireDraft(ctx.db, ctx, agentId, draftId);
 }
 
-async function requireDraft(db: Db, ctx: RequestContext, agentId: string, draftId: string, lock = false) {
+async function requireDraft(db: Db, ctx: WorkspaceContext, agentId: string, draftId: string, lock = false) {
   const draft = await findPromptDraft(db, ctx.workspaceId, agentId, draftId, { lock });
   if (!draft) throw new AppError('not_found', 'prompt draft not found');
   return draft;
@@ -122,15 +120,15 @@ function requireOpen(draft: PromptDraftRow): void {
   if (draft.status !== 'draft') throw new AppError('conflict', `prompt draft is already ${draft.status}`);
 }
 
-export async function updateDraft(ctx: RequestContext, agentId: string, draftId: string, input: DraftInput): Promise<PromptDraftRow> {
+export async function updateDraft(ctx: WorkspaceContext, agentId: string, draftId: string, input: DraftInput): Promise<PromptDraftRow> {
   await requireAgentOrNotAcceptable(ctx, agentId);
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const draft = await requireDraft(tx, ctx, agentId, draftId, true);
     requireOpen(draft);
     return updatePromptDraft(tx, ctx.workspaceId, draftId, {
       prompts: mergeDraft(draft.prompts, input),
       note: input.note ?? draft.note,
-      by: ctx.apiKeyId,
+      by: authorOf(ctx),
       now: ctx.clock.now(),
     });
   });
@@ -141,13 +139,13 @@ export async function updateDraft(ctx: RequestContext, agentId: string, draftId:
  * was made, publishing would silently drop that change: 409 unless `overwrite`.
  */
 export async function publishDraft(
-  ctx: RequestContext,
+  ctx: WorkspaceContext,
   agentId: string,
   draftId: string,
   overwrite: boolean,
 ): Promise<CurrentPrompt> {
   await requireAgentOrNotAcceptable(ctx, agentId);
-  const current = await inTransaction(ctx.db, async (tx) => {
+  const current = await inTransaction(ctx, async ({ db: tx }) => {
     const agent = await lockAgent(tx, ctx.workspaceId, agentId);
     if (!agent) throw new AppError('not_found', 'agent not found');
     const draft = await requireDraft(tx, ctx, agentId, draftId, true);
@@ -163,7 +161,7 @@ export async function publishDraft(
     await updatePromptDraft(tx, ctx.workspaceId, draftId, {
       status: 'published',
       publishedVersionId: version.id,
-      by: ctx.apiKeyId,
+      by: authorOf(ctx),
       now: ctx.clock.now(),
     });
     return version;
@@ -172,11 +170,11 @@ export async function publishDraft(
 }
 
 /** Discards an open draft; it stays readable with status `discarded`. */
-export async function discardDraft(ctx: RequestContext, agentId: string, draftId: string): Promise<PromptDraftRow> {
+export async function discardDraft(ctx: WorkspaceContext, agentId: string, draftId: string): Promise<PromptDraftRow> {
   await requireAgentOrNotAcceptable(ctx, agentId);
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const draft = await requireDraft(tx, ctx, agentId, draftId, true);
     requireOpen(draft);
-    return updatePromptDraft(tx, ctx.workspaceId, draftId, { status: 'discarded', by: ctx.apiKeyId, now: ctx.clock.now() });
+    return updatePromptDraft(tx, ctx.workspaceId, draftId, { status: 'discarded', by: authorOf(ctx), now: ctx.clock.now() });
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contextForJob } from '../../context.js';
 import { defineJob } from '../../jobs/job.js';
 import { purgeDeadApiKeys } from './api-keys.service.js';
 
@@ -8,8 +9,8 @@ export const purgeApiKeysJob = defineJob({
   payload: z.object({}).strict(),
   schedule: '17 * * * *',
   options: { retryLimit: 3, expireInSeconds: 300 },
-  async handler(ctx) {
-    const purged = await purgeDeadApiKeys(ctx.db, ctx.clock.now(), ctx.config.keyRetentionDays);
-    ctx.log.info({ purged }, 'purged dead API keys');
+  async handler(run) {
+    const ctx = contextForJob(run);
+    ctx.log.info({ purged: await purgeDeadApiKeys(ctx) }, 'purged dead API keys');
   },
 });

@@ -1,7 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { apiKeys, workspaces } from '../../db/schema/index.js';
-import type { WorkspaceRow } from '../workspaces/workspaces.repository.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -34,10 +33,10 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyRo
  * Authentication's lookup: the hash of a presented secret is the only thing known before the
  * workspace is, so this is the one query not scoped by a workspace id.
  */
-export async function findApiKeyByHash(
+export async function unscopedFindApiKeyByHash(
   db: Db,
   keyHash: string,
-): Promise<{ key: ApiKeyRow; workspace: WorkspaceRow } | undefined> {
+): Promise<{ key: ApiKeyRow; workspace: typeof workspaces.$inferSelect } | undefined> {
   const [row] = await db
     .select({ key: apiKeys, workspace: workspaces })
     .from(apiKeys)
@@ -54,7 +53,7 @@ export async function touchApiKey(db: Db, workspaceId: string, id: string, at: D
 }
 
 /** Operator revocation by key id (the admin API names keys without their workspace). */
-export async function revokeApiKeyById(db: Db, id: string, at: Date): Promise<ApiKeyRow | undefined> {
+export async function unscopedRevokeApiKey(db: Db, id: string, at: Date): Promise<ApiKeyRow | undefined> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: at })
@@ -66,7 +65,7 @@ export async function revokeApiKeyById(db: Db, id: string, at: Date): Promise<Ap
 }
 
 /** Housekeeping across workspaces: deletes keys expired or revoked before `before`. */
-export async function deleteDeadApiKeys(db: Db, before: Date): Promise<number> {
+export async function unscopedDeleteDeadApiKeys(db: Db, before: Date): Promise<number> {
   const deleted = await db
     .delete(apiKeys)
     .where(

@@ -1,15 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { OperatorContext, Scope } from '../../context.js';
+import type { ProcessContext, Scope } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { findWorkspace } from '../workspaces/workspaces.repository.js';
+import { requireWorkspace } from '../workspaces/index.js';
 import {
   type ApiKeyRow,
-  deleteDeadApiKeys,
-  findApiKeyByHash,
+  unscopedDeleteDeadApiKeys,
+  unscopedFindApiKeyByHash,
   insertApiKey,
   listApiKeys as listApiKeyRows,
-  revokeApiKeyById,
+  unscopedRevokeApiKey,
   touchApiKey,
 } from './api-keys.repository.js';
 
@@ -41,11 +41,11 @@ export interface CreateApiKeyInput {
 
 /** Creates a key; the plaintext exists only in the returned value. */
 export async function createApiKey(
-  ctx: Pick<OperatorContext, 'db' | 'clock'>,
+  ctx: Pick<ProcessContext, 'db' | 'clock'>,
   workspaceId: string,
   input: CreateApiKeyInput,
 ): Promise<{ row: ApiKeyRow; key: string }> {
-  if (!(await findWorkspace(ctx.db, workspaceId))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
+  await requireWorkspace(ctx, workspaceId);
   if (input.expiresAt && input.expiresAt.getTime() <= ctx.clock.now().getTime()) {
     throw new AppError('bad_request', 'expiresAt: must be in the future');
   }
@@ -61,21 +61,21 @@ export async function createApiKey(
   return { row, key };
 }
 
-export async function listApiKeys(ctx: Pick<OperatorContext, 'db'>, workspaceId: string): Promise<ApiKeyRow[]> {
-  if (!(await findWorkspace(ctx.db, workspaceId))) throw new AppError('not_found', `workspace ${workspaceId} not found`);
+export async function listApiKeys(ctx: Pick<ProcessContext, 'db'>, workspaceId: string): Promise<ApiKeyRow[]> {
+  await requireWorkspace(ctx, workspaceId);
   return listApiKeyRows(ctx.db, workspaceId);
 }
 
 /** Revokes a key (idempotent: revoking twice keeps the first revocation time). */
-export async function revokeApiKey(ctx: Pick<OperatorContext, 'db' | 'clock'>, id: string): Promise<ApiKeyRow> {
-  const row = await revokeApiKeyById(ctx.db, id, ctx.clock.now());
+export async function revokeApiKey(ctx: Pick<ProcessContext, 'db' | 'clock'>, id: string): Promise<ApiKeyRow> {
+  const row = await unscopedRevokeApiKey(ctx.db, id, ctx.clock.now());
   if (!row) throw new AppError('not_found', `API key ${id} not found`);
   return row;
 }
 
-/** Deletes keys that expired or were revoked more than `retentionDays` ago. */
-export async function purgeDeadApiKeys(db: Db, now: Date, retentionDays: number): Promise<number> {
-  return deleteDeadApiKeys(db, new Date(now.getTime() - retentionDays * 24 * 3600 * 1000));
+/** Deletes keys (of every workspace) that expired or were revoked more than PARLEY_KEY_RETENTION_DAYS ago. */
+export async function purgeDeadApiKeys(ctx: Pick<ProcessContext, 'db' | 'clock' | 'config'>): Promise<number> {
+  return unscopedDeleteDeadApiKeys(ctx.db, new Date(ctx.clock.now().getTime() - ctx.config.keyRetentionDays * 24 * 3600 * 1000));
 }
 
 /** A verified key and its workspace: what authentication hands to the request context. */
@@ -93,7 +93,7 @@ export type KeyLookup = { status: 'ok'; principal: Principal } | { status: 'inva
 /** Looks a presented key up by its hash; revoked and unknown keys are both 'invalid'. */
 export async function lookupApiKey(db: Db, presented: string, now: Date): Promise<KeyLookup> {
   const hash = hashApiKey(presented);
-  const found = await findApiKeyByHash(db, hash);
+  const found = await unscopedFindApiKeyByHash(db, hash);
   if (!found || found.key.revokedAt) return { status: 'invalid' };
   const { key: row, workspace } = found;
   const stored = Buffer.from(row.keyHash, 'hex');

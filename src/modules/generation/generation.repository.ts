@@ -1,14 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { type KnowledgeJobRow, knowledgeJobs } from '../../db/schema/index.js';
-import { queryRows } from '../../db/sql.js';
-import { QUEUE_SCHEMA } from '../../jobs/queue.js';
 
 export type { KnowledgeJobRow };
 export type NewKnowledgeJob = typeof knowledgeJobs.$inferInsert;
 
-export async function insertJobs(db: Db, rows: NewKnowledgeJob[]): Promise<void> {
-  if (rows.length) await db.insert(knowledgeJobs).values(rows);
+export async function insertJobs(db: Db, workspaceId: string, rows: Omit<NewKnowledgeJob, 'workspaceId'>[]): Promise<void> {
+  if (rows.length) await db.insert(knowledgeJobs).values(rows.map((r) => ({ ...r, workspaceId })));
 }
 
 export async function findJobs(db: Db, workspaceId: string, ids: string[]): Promise<KnowledgeJobRow[]> {
@@ -48,17 +46,34 @@ export async function finishJob(
   return rows.length > 0;
 }
 
-/** Jobs left PENDING or IN_PROGRESS whose queue job is gone (its worker died past its retries). */
-export async function failOrphanedJobs(db: Db, olderThan: Date, now: Date, error: string): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`UPDATE knowledge_jobs k
-        SET status = 'FAILED', error = ${error}, completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
-        WHERE k.status IN ('PENDING', 'IN_PROGRESS') AND k.updated_at < ${olderThan.toISOString()}
-          AND NOT EXISTS (
-            SELECT 1 FROM ${sql.raw(QUEUE_SCHEMA)}.job j
-            WHERE j.id = k.id AND j.state IN ('created', 'retry', 'active'))
-        RETURNING k.id`,
-  );
-  return rows.length;
+/** The most records one sweep looks at (the next minute's sweep takes the rest). */
+const ORPHAN_BATCH = 500;
+
+/**
+ * Jobs of every workspace PENDING or IN_PROGRESS since before `olderThan`: candidates for the orphan
+ * sweep, which asks the queue whether they still live. Across workspaces by design (a process-wide sweep).
+ */
+export async function unscopedStaleJobs(db: Db, olderThan: Date): Promise<{ id: string; workspaceId: string }[]> {
+  return db
+    .select({ id: knowledgeJobs.id, workspaceId: knowledgeJobs.workspaceId })
+    .from(knowledgeJobs)
+    .where(and(inArray(knowledgeJobs.status, ['PENDING', 'IN_PROGRESS']), lt(knowledgeJobs.updatedAt, olderThan)))
+    .limit(ORPHAN_BATCH);
+}
+
+/** Marks a job FAILED with `error` when it is still unfinished and untouched since before `olderThan`. */
+export async function failStaleJob(db: Db, workspaceId: string, id: string, olderThan: Date, now: Date, error: string): Promise<boolean> {
+  const rows = await db
+    .update(knowledgeJobs)
+    .set({ status: 'FAILED', error, completedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(knowledgeJobs.workspaceId, workspaceId),
+        eq(knowledgeJobs.id, id),
+        inArray(knowledgeJobs.status, ['PENDING', 'IN_PROGRESS']),
+        lt(knowledgeJobs.updatedAt, olderThan),
+      ),
+    )
+    .returning({ id: knowledgeJobs.id });
+  return rows.length > 0;
 }

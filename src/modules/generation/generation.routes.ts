@@ -10,7 +10,8 @@ import {
   jobStatusResponseSchema,
   treeInitializeBodySchema,
 } from './generation.schemas.js';
-import { getJobStatuses, initializeTree, queueBulkGeneration, queueGeneration } from './generation.service.js';
+import { getJobStatuses, queueBulkGeneration, queueGeneration } from './jobs.service.js';
+import { initializeTree } from './tree.service.js';
 
 const tags = ['Knowledge generation'];
 

@@ -1,9 +1,7 @@
-import type { RequestContext } from '../../context.js';
+import { authorOf, type WorkspaceContext } from '../../context.js';
 
-/** Who changes knowledge: a request's key, or a job acting for the key that queued it. */
-export type KnowledgeActor = Pick<RequestContext, 'db' | 'clock' | 'workspaceId' | 'apiKeyId'>;
-
-/** The creation and last-change stamps of a row the actor creates at `now`. */
-export function authored(actor: KnowledgeActor, now: Date = actor.clock.now()) {
-  return { createdAt: now, updatedAt: now, createdBy: actor.apiKeyId, updatedBy: actor.apiKeyId };
+/** The creation and last-change stamps of a row the context's actor creates at `now`. */
+export function authored(ctx: Pick<WorkspaceContext, 'actor' | 'clock'>, now: Date = ctx.clock.now()) {
+  const by = authorOf(ctx);
+  return { createdAt: now, updatedAt: now, createdBy: by, updatedBy: by };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/sql.js';
-import { type ArticleRow, type ArticleSnapshot, type ArticleVersionRow, articles, articleVersions, sources } from '../../db/schema/index.js';
+import { type ArticleRow, type ArticleSnapshot, type ArticleVersionRow, articles, articleVersions } from '../../db/schema/index.js';
 
 export type { ArticleRow, ArticleVersionRow };
 export type NewArticle = typeof articles.$inferInsert;
@@ -23,22 +23,25 @@ export function snapshotOf(row: ArticleRow): ArticleSnapshot {
 }
 
 /** Inserts articles with their first version snapshot (batched: the tree import sends thousands). */
-export async function insertArticles(db: Db, values: NewArticle[]): Promise<ArticleRow[]> {
+export async function insertArticles(db: Db, workspaceId: string, values: Omit<NewArticle, 'workspaceId'>[]): Promise<ArticleRow[]> {
   const rows: ArticleRow[] = [];
   for (let i = 0; i < values.length; i += 500) {
-    const batch = await db.insert(articles).values(values.slice(i, i + 500)).returning();
+    const batch = await db
+      .insert(articles)
+      .values(values.slice(i, i + 500).map((v) => ({ ...v, workspaceId })))
+      .returning();
     rows.push(...batch);
   }
-  await insertVersions(db, rows);
+  await insertVersions(db, workspaceId, rows);
   return rows;
 }
 
 /** Appends the current state of each row to its history. */
-export async function insertVersions(db: Db, rows: ArticleRow[]): Promise<void> {
+export async function insertVersions(db: Db, workspaceId: string, rows: ArticleRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
     await db.insert(articleVersions).values(
       rows.slice(i, i + 500).map((row) => ({
-        workspaceId: row.workspaceId,
+        workspaceId,
         articleId: row.id,
         version: row.version,
         snapshot: snapshotOf(row),
@@ -160,39 +163,12 @@ async function detachDrafts(db: Db, workspaceId: string, originalIds: string[]):
 }
 
 /**
- * Sources whose knowledge was one of these (deleted) articles lose the link, so no source points at
- * nothing; they are no longer flagged changed either, having no knowledge to be behind.
+ * Deletes articles with their history (the versions go by cascade); drafts made from them are kept
+ * and unlinked, so publishing one later creates a new live article. Returns the deleted rows.
  */
-async function unlinkSources(db: Db, workspaceId: string, articleIds: string[], now: Date): Promise<void> {
-  if (articleIds.length === 0) return;
-  await db
-    .update(sources)
-    .set({ linkedKnowledgeId: null, linkedOperation: null, linkedReason: null, changed: false, updatedAt: now })
-    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.linkedKnowledgeId, articleIds)));
-}
-
-/** Sources linked to a draft follow it when publishing makes it a new live article. */
-export async function relinkSources(db: Db, workspaceId: string, fromId: string, toId: string, now: Date): Promise<void> {
-  await db
-    .update(sources)
-    .set({ linkedKnowledgeId: toId, updatedAt: now })
-    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.linkedKnowledgeId, fromId)));
-}
-
-/**
- * Deletes articles with their history: drafts made from them are kept, unlinked, and sources made
- * into them are unlinked. Every delete of articles goes through here. Returns the deleted rows.
- */
-export async function deleteArticlesWithLinks(db: Db, workspaceId: string, ids: string[], now: Date): Promise<ArticleRow[]> {
+export async function deleteArticles(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
   if (ids.length === 0) return [];
   await detachDrafts(db, workspaceId, ids);
-  const deleted = await deleteArticles(db, workspaceId, ids);
-  await unlinkSources(db, workspaceId, deleted.map((a) => a.id), now);
-  return deleted;
-}
-
-async function deleteArticles(db: Db, workspaceId: string, ids: string[]): Promise<ArticleRow[]> {
-  if (ids.length === 0) return [];
   return db.delete(articles).where(and(eq(articles.workspaceId, workspaceId), inArray(articles.id, ids))).returning();
 }
 

@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../context.js';
-import { type Db, inTransaction } from '../../db/database.js';
+import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { ArticleSnapshot } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
@@ -7,23 +7,22 @@ import {
   type ArticleFilters,
   type ArticleRow,
   type ArticleVersionRow,
-  deleteArticlesWithLinks,
+  deleteArticles as deleteArticleRows,
   findArticle,
   findArticlesByIds,
+  findOpenDraft as findOpenDraftRow,
   findVersion,
   insertArticles,
   insertVersions,
   listArticles as listArticleRows,
   listVersions,
   type NewArticle,
-  relinkSources,
   updateArticle,
 } from './articles.repository.js';
 import type { ArticleOrigin } from './articles.schemas.js';
-import { type KnowledgeActor, authored } from './actor.js';
+import { authored } from './actor.js';
 import { requireParentFolder } from './folders.service.js';
 
-export type { KnowledgeActor };
 
 /** The fields every write of an article's content carries. */
 export type ArticleContent = Pick<
@@ -42,11 +41,11 @@ export interface NewArticleInput extends ArticleContent {
 
 /** Inserts a new article at version 1, with that version in its history. */
 async function insertNewArticle(
-  ctx: KnowledgeActor,
+  ctx: WorkspaceContext,
   db: Db,
   values: Omit<NewArticle, 'workspaceId' | 'version' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'>,
 ): Promise<ArticleRow> {
-  const [row] = await insertArticles(db, [{ ...values, workspaceId: ctx.workspaceId, version: 1, ...authored(ctx) }]);
+  const [row] = await insertArticles(db, ctx.workspaceId, [{ ...values, version: 1, ...authored(ctx) }]);
   if (!row) throw new Error('insert returned no row');
   return row;
 }
@@ -58,9 +57,9 @@ async function requireArticle(db: Db, workspaceId: string, id: string, lock = fa
 }
 
 /** Creates a live article or a draft, with version 1 in its history. */
-export async function createArticle(ctx: KnowledgeActor, input: NewArticleInput): Promise<ArticleRow> {
+export async function createArticle(ctx: WorkspaceContext, input: NewArticleInput): Promise<ArticleRow> {
   const { origin, active, public: isPublic, misc, ...fields } = input;
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     await requireParentFolder(tx, ctx.workspaceId, input.parentFolderId);
     return insertNewArticle(ctx, tx, {
       ...fields,
@@ -97,7 +96,7 @@ function decodeCursor(cursor: string): ArticleCursor {
 
 /** A page of articles, most recently changed first; `nextCursor` continues after its last row. */
 export async function listArticles(
-  ctx: RequestContext,
+  ctx: WorkspaceContext,
   filters: ArticleFilters,
   limit: number,
   cursor?: string,
@@ -110,22 +109,32 @@ export async function listArticles(
   return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : null };
 }
 
+/** An article (live or draft) of the workspace, or undefined; `lock` holds it until the transaction ends. */
+export async function getArticle(ctx: WorkspaceContext, id: string, options: { lock?: boolean } = {}): Promise<ArticleRow | undefined> {
+  return findArticle(ctx.db, ctx.workspaceId, id, options);
+}
+
+/** The open draft of this version of a live article that a source's job made and nobody edited since. */
+export async function findOpenDraft(ctx: WorkspaceContext, live: ArticleRow, sourceId: string): Promise<ArticleRow | undefined> {
+  return findOpenDraftRow(ctx.db, ctx.workspaceId, live, sourceId);
+}
+
 /** Articles by id in the order asked; ids not in the workspace are skipped. */
-export async function getArticlesByIds(ctx: RequestContext, ids: string[]): Promise<ArticleRow[]> {
+export async function getArticlesByIds(ctx: WorkspaceContext, ids: string[]): Promise<ArticleRow[]> {
   const rows = await findArticlesByIds(ctx.db, ctx.workspaceId, [...new Set(ids)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return [...new Set(ids)].map((id) => byId.get(id)).filter((r): r is ArticleRow => r !== undefined);
 }
 
 /** Applies changes as the next version and appends it to the history. */
-async function saveVersion(ctx: KnowledgeActor, db: Db, current: ArticleRow, changes: Partial<ArticleRow>): Promise<ArticleRow> {
+async function saveVersion(ctx: WorkspaceContext, db: Db, current: ArticleRow, changes: Partial<ArticleRow>): Promise<ArticleRow> {
   const row = await updateArticle(db, ctx.workspaceId, current.id, {
     ...changes,
     version: current.version + 1,
     updatedAt: ctx.clock.now(),
-    updatedBy: ctx.apiKeyId,
+    updatedBy: authorOf(ctx),
   });
-  await insertVersions(db, [row]);
+  await insertVersions(db, ctx.workspaceId, [row]);
   return row;
 }
 
@@ -135,11 +144,11 @@ function requireEditable(row: ArticleRow): void {
 
 /** Updates content (a live article or an open draft) as a new version. */
 export async function updateArticleContent(
-  ctx: KnowledgeActor,
+  ctx: WorkspaceContext,
   id: string,
   input: ArticleContent & { active?: boolean; public?: boolean },
 ): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const current = await requireArticle(tx, ctx.workspaceId, id, true);
     requireEditable(current);
     return saveVersion(ctx, tx, current, {
@@ -152,13 +161,13 @@ export async function updateArticleContent(
 
 /** A draft of a live article, recording the version it was made from. */
 export async function createDraftFromLive(
-  ctx: KnowledgeActor,
+  ctx: WorkspaceContext,
   id: string,
   content: ArticleContent,
   origin: ArticleOrigin = 'API_CREATED',
   misc: Record<string, unknown> = {},
 ): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const live = await requireArticle(tx, ctx.workspaceId, id);
     if (live.isDraft) throw new AppError('bad_request', 'article is a draft; drafts are made from live articles');
     return insertNewArticle(ctx, tx, {
@@ -180,8 +189,9 @@ export async function createDraftFromLive(
  * the article moved on since the draft was made, unless `overwrite`) and stays in its folder; any
  * other draft becomes a new live article in the draft's folder. The draft is kept, marked `isDraftPublished`. Returns the live article.
  */
-export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: boolean): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
+export async function publishDraft(ctx: WorkspaceContext, id: string, overwrite: boolean): Promise<ArticleRow> {
+  return inTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const draft = await requireArticle(tx, ctx.workspaceId, id, true);
     if (!draft.isDraft) throw new AppError('bad_request', 'article is not a draft');
     requireEditable(draft);
@@ -215,14 +225,14 @@ export async function publishDraft(ctx: KnowledgeActor, id: string, overwrite: b
         isDraft: false,
         origin: draft.origin,
       });
-      await relinkSources(tx, ctx.workspaceId, draft.id, live.id, ctx.clock.now());
     }
-    await updateArticle(tx, ctx.workspaceId, draft.id, { isDraftPublished: true, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+    await updateArticle(tx, ctx.workspaceId, draft.id, { isDraftPublished: true, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) });
+    await emit(txCtx, 'article.published', { articleId: live.id, draftId: draft.id, version: live.version });
     return live;
   });
 }
 
-export async function getHistory(ctx: RequestContext, id: string) {
+export async function getHistory(ctx: WorkspaceContext, id: string) {
   const row = await requireArticle(ctx.db, ctx.workspaceId, id);
   return { article: row, versions: await listVersions(ctx.db, ctx.workspaceId, id) };
 }
@@ -233,7 +243,7 @@ async function requireVersion(db: Db, workspaceId: string, id: string, version: 
   return saved;
 }
 
-export async function getArticleVersion(ctx: RequestContext, id: string, version: number) {
+export async function getArticleVersion(ctx: WorkspaceContext, id: string, version: number) {
   const row = await requireArticle(ctx.db, ctx.workspaceId, id);
   return { article: row, version: await requireVersion(ctx.db, ctx.workspaceId, id, version) };
 }
@@ -242,8 +252,8 @@ export async function getArticleVersion(ctx: RequestContext, id: string, version
  * Restores the content of a saved version (title, body, instruction, questions, keywords,
  * escalation, active, public) as a new version. The article stays in its current folder.
  */
-export async function revertArticle(ctx: KnowledgeActor, id: string, version: number): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
+export async function revertArticle(ctx: WorkspaceContext, id: string, version: number): Promise<ArticleRow> {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const current = await requireArticle(tx, ctx.workspaceId, id, true);
     requireEditable(current);
     const { snapshot } = await requireVersion(tx, ctx.workspaceId, id, version);
@@ -261,8 +271,8 @@ export async function revertArticle(ctx: KnowledgeActor, id: string, version: nu
 }
 
 /** Moves an article to another folder of the workspace, as a new version (no-op for the same folder). */
-export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderId: string): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
+export async function moveArticle(ctx: WorkspaceContext, id: string, parentFolderId: string): Promise<ArticleRow> {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const current = await requireArticle(tx, ctx.workspaceId, id, true);
     requireEditable(current);
     await requireParentFolder(tx, ctx.workspaceId, parentFolderId);
@@ -271,11 +281,25 @@ export async function moveArticle(ctx: KnowledgeActor, id: string, parentFolderI
   });
 }
 
-/** Deletes an article (see deleteArticlesWithLinks: drafts and sources made into it are unlinked). */
-export async function deleteArticle(ctx: KnowledgeActor, id: string): Promise<ArticleRow> {
-  return inTransaction(ctx.db, async (tx) => {
-    const row = await requireArticle(tx, ctx.workspaceId, id, true);
-    await deleteArticlesWithLinks(tx, ctx.workspaceId, [id], ctx.clock.now());
+/** Deletes an article (see deleteArticles). */
+export async function deleteArticle(ctx: WorkspaceContext, id: string): Promise<ArticleRow> {
+  return inTransaction(ctx, async (tx) => {
+    const row = await requireArticle(tx.db, ctx.workspaceId, id, true);
+    await deleteArticles(tx, [id]);
     return row;
+  });
+}
+
+/**
+ * Deletes articles with their history; drafts made from them are kept, unlinked. Every delete of
+ * articles goes through here and emits `article.deleted` (sources made into them unlink in the same
+ * transaction). Ids not in the workspace are skipped. Returns the deleted rows.
+ */
+export async function deleteArticles(ctx: WorkspaceContext, ids: string[]): Promise<ArticleRow[]> {
+  if (ids.length === 0) return [];
+  return inTransaction(ctx, async (tx) => {
+    const deleted = await deleteArticleRows(tx.db, ctx.workspaceId, ids);
+    if (deleted.length) await emit(tx, 'article.deleted', { articleIds: deleted.map((a) => a.id) });
+    return deleted;
   });
 }

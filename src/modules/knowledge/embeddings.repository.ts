@@ -9,10 +9,10 @@ export interface PendingEmbedding {
 }
 
 /**
- * Live articles to (re)check for `model`, newest first, across workspaces (the background job's
- * view; `workspaceId` narrows it to one). The caller reads their content per workspace.
+ * Live articles to (re)check for `model`, newest first, across workspaces by design (the background
+ * job's view; `workspaceId` narrows it to one). The caller reads their content per workspace.
  */
-export async function findPendingEmbeddings(db: Db, model: string, limit: number, workspaceId?: string): Promise<PendingEmbedding[]> {
+export async function unscopedPendingEmbeddings(db: Db, model: string, limit: number, workspaceId?: string): Promise<PendingEmbedding[]> {
   return queryRows<PendingEmbedding>(
     db,
     sql`SELECT a.workspace_id AS "workspaceId", a.id AS "articleId"

@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
-import { z } from 'zod';
-import { llmProvider, LlmError } from '../../ai/index.js';
-import type { Clock } from '../../clock.js';
+import { LlmError } from '../../ai/index.js';
 import type { Config } from '../../config/config.js';
+import type { ProcessContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { hasVectorSupport, isStorableVector } from '../../db/vector.js';
-import { defineJob } from '../../jobs/job.js';
 import {
   type EmbeddingSource,
   findEmbeddingSources,
-  findPendingEmbeddings,
+  unscopedPendingEmbeddings,
   markEmbeddingsCurrent,
   type NewEmbedding,
   upsertEmbeddings,
@@ -52,13 +49,8 @@ export function embeddingsEnabled(config: Config, db: Db): boolean {
   return Boolean(config.llm.embeddingModel) && hasVectorSupport(db);
 }
 
-export interface EmbeddingContext {
-  readonly db: Db;
-  readonly config: Config;
-  readonly clock: Clock;
-  readonly log: Logger;
-  readonly signal?: AbortSignal;
-}
+/** What embedding needs: a process's (or a workspace's) database, model, clock, log and configuration. */
+export type EmbeddingContext = Pick<ProcessContext, 'db' | 'llm' | 'config' | 'clock' | 'log' | 'signal'>;
 
 export interface EmbedRunResult {
   /** Articles embedded (new, changed, or of another model). */
@@ -77,11 +69,11 @@ export interface EmbedRunResult {
 export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: string, limit = EMBED_RUN_LIMIT): Promise<EmbedRunResult> {
   const result: EmbedRunResult = { embedded: 0, unchanged: 0, failed: 0 };
   const model = ctx.config.llm.embeddingModel;
-  const provider = llmProvider(ctx.config);
+  const provider = ctx.llm;
   if (!model || !provider.embed || !hasVectorSupport(ctx.db)) return result;
   const embed = provider.embed.bind(provider);
 
-  const pending = await findPendingEmbeddings(ctx.db, model, limit, workspaceId);
+  const pending = await unscopedPendingEmbeddings(ctx.db, model, limit, workspaceId);
   const byWorkspace = new Map<string, string[]>();
   for (const p of pending) byWorkspace.set(p.workspaceId, [...(byWorkspace.get(p.workspaceId) ?? []), p.articleId]);
 
@@ -148,22 +140,13 @@ export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: 
   return result;
 }
 
-/**
- * Every minute: keeps article embeddings current (embedPendingArticles). Failures wait for the
- * next run rather than a retry; the job does nothing without an embedding model or `vector`.
- */
-export const embedArticlesJob = defineJob({
-  name: 'knowledge.embed',
-  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
-  schedule: '* * * * *',
-  options: { retryLimit: 0, expireInSeconds: 900 },
-  async handler(ctx) {
-    if (!embeddingsEnabled(ctx.config, ctx.db)) return;
-    try {
-      const result = await embedPendingArticles(ctx);
-      if (result.embedded || result.failed) ctx.log.info(result, 'embedded articles');
-    } catch (error) {
-      ctx.log.error({ err: error }, 'embedding articles failed; trying again on the next run');
-    }
-  },
-});
+/** One run of the `knowledge.embed` job: embeds what is pending, logs what it did; failures wait for the next run. */
+export async function runEmbedJob(ctx: EmbeddingContext): Promise<void> {
+  if (!embeddingsEnabled(ctx.config, ctx.db)) return;
+  try {
+    const result = await embedPendingArticles(ctx);
+    if (result.embedded || result.failed) ctx.log.info(result, 'embedded articles');
+  } catch (error) {
+    ctx.log.error({ err: error }, 'embedding articles failed; trying again on the next run');
+  }
+}

@@ -14,9 +14,11 @@ export async function lockFolderTree(db: Db, workspaceId: string): Promise<void>
   await db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`parley.folders:${workspaceId}`}, 0))`);
 }
 
-export async function insertFolders(db: Db, values: (typeof folders.$inferInsert)[]): Promise<FolderRow[]> {
+export async function insertFolders(db: Db, workspaceId: string, values: Omit<typeof folders.$inferInsert, 'workspaceId'>[]): Promise<FolderRow[]> {
   const rows: FolderRow[] = [];
-  for (let i = 0; i < values.length; i += 500) rows.push(...(await db.insert(folders).values(values.slice(i, i + 500)).returning()));
+  for (let i = 0; i < values.length; i += 500) {
+    rows.push(...(await db.insert(folders).values(values.slice(i, i + 500).map((v) => ({ ...v, workspaceId }))).returning()));
+  }
   return rows;
 }
 

@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../context.js';
-import { type Db, inTransaction } from '../../db/database.js';
+import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
-import { deleteArticlesWithLinks } from './articles.repository.js';
-import { type KnowledgeActor, authored } from './actor.js';
+import { deleteArticles } from './articles.service.js';
+import { authored } from './actor.js';
 import {
   addJunctions,
   articleIdsInFolders,
@@ -15,6 +15,8 @@ import {
   existingAgentIds,
   existingFolderIds,
   findFolder,
+  type FolderChoice,
+  folderChoices as folderChoiceRows,
   type FolderRow,
   type FolderWithBots,
   insertFolders,
@@ -47,15 +49,14 @@ export async function requireParentFolder(db: Db, workspaceId: string, parentId:
 }
 
 export async function createFolder(
-  ctx: KnowledgeActor,
+  ctx: WorkspaceContext,
   input: { title: string; description: string; parentFolderId?: string | null },
 ): Promise<FolderWithBots> {
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     if (input.parentFolderId) await requireParentFolder(tx, ctx.workspaceId, input.parentFolderId);
-    const [row] = await insertFolders(tx, [
+    const [row] = await insertFolders(tx, ctx.workspaceId, [
       {
-        workspaceId: ctx.workspaceId,
-        title: input.title,
+            title: input.title,
         description: input.description,
         parentFolderId: input.parentFolderId ?? null,
         ...authored(ctx),
@@ -67,18 +68,18 @@ export async function createFolder(
 }
 
 export async function updateFolderDetails(
-  ctx: RequestContext,
+  ctx: WorkspaceContext,
   id: string,
   input: { title: string; description: string; active: boolean },
 ): Promise<FolderWithBots> {
-  const row = await updateFolder(ctx.db, ctx.workspaceId, id, { ...input, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+  const row = await updateFolder(ctx.db, ctx.workspaceId, id, { ...input, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) });
   if (!row) throw new AppError('not_found', 'folder not found');
   return withBots(ctx.db, ctx.workspaceId, row);
 }
 
 /** Moves a folder under another (or to the top level); a move into itself or below itself is a 400. */
-export async function moveFolder(ctx: RequestContext, id: string, parentFolderId: string | null): Promise<FolderWithBots> {
-  return inTransaction(ctx.db, async (tx) => {
+export async function moveFolder(ctx: WorkspaceContext, id: string, parentFolderId: string | null): Promise<FolderWithBots> {
+  return inTransaction(ctx, async ({ db: tx }) => {
     await lockFolderTree(tx, ctx.workspaceId);
     await requireFolder(tx, ctx.workspaceId, id);
     if (parentFolderId) {
@@ -87,7 +88,7 @@ export async function moveFolder(ctx: RequestContext, id: string, parentFolderId
         throw new AppError('bad_request', 'parentFolderId: a folder cannot be moved into itself or one of its subfolders');
       }
     }
-    const row = await updateFolder(tx, ctx.workspaceId, id, { parentFolderId, updatedAt: ctx.clock.now(), updatedBy: ctx.apiKeyId });
+    const row = await updateFolder(tx, ctx.workspaceId, id, { parentFolderId, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) });
     if (!row) throw new AppError('not_found', 'folder not found');
     return withBots(tx, ctx.workspaceId, row);
   });
@@ -97,8 +98,9 @@ export async function moveFolder(ctx: RequestContext, id: string, parentFolderId
  * Deletes a folder. A folder with subfolders or articles is refused (409) unless `cascade`, which
  * deletes the whole subtree with its articles (and their history) and agent assignments.
  */
-export async function deleteFolder(ctx: RequestContext, id: string, cascade: boolean): Promise<FolderWithBots> {
-  return inTransaction(ctx.db, async (tx) => {
+export async function deleteFolder(ctx: WorkspaceContext, id: string, cascade: boolean): Promise<FolderWithBots> {
+  return inTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     await lockFolderTree(tx, ctx.workspaceId);
     const folder = await withBots(tx, ctx.workspaceId, await requireFolder(tx, ctx.workspaceId, id));
     if (!cascade) {
@@ -113,7 +115,7 @@ export async function deleteFolder(ctx: RequestContext, id: string, cascade: boo
     }
     const folderIds = await subtreeIds(tx, ctx.workspaceId, id);
     const articleIds = await articleIdsInFolders(tx, ctx.workspaceId, folderIds);
-    await deleteArticlesWithLinks(tx, ctx.workspaceId, articleIds, ctx.clock.now());
+    await deleteArticles(txCtx, articleIds);
     await deleteFolders(tx, ctx.workspaceId, folderIds);
     return folder;
   });
@@ -142,12 +144,12 @@ function collectSubtree(id: string, children: Map<string, string[]>, into: Set<s
  * only its assigned folders and their descendants. Three queries whatever the size of the tree, read
  * in one transaction.
  */
-export async function getSnapshot(ctx: RequestContext, agentId?: string): Promise<Snapshot> {
+export async function getSnapshot(ctx: WorkspaceContext, agentId?: string): Promise<Snapshot> {
   // One consistent view: a move or import committing between the queries must not tear the tree.
-  return inTransaction(ctx.db, (db) => readSnapshot({ ...ctx, db }, agentId), { snapshot: true });
+  return inTransaction(ctx, ({ db }) => readSnapshot({ ...ctx, db }, agentId), { snapshot: true });
 }
 
-async function readSnapshot(ctx: RequestContext, agentId?: string): Promise<Snapshot> {
+async function readSnapshot(ctx: WorkspaceContext, agentId?: string): Promise<Snapshot> {
   const computedAt = ctx.clock.now();
   let assigned: string[] | undefined;
   if (agentId) {
@@ -188,7 +190,7 @@ export interface JunctionChange {
  * Assigns and unassigns folders to agents, all or nothing. Every folder and agent must exist in
  * the workspace (400 naming the item otherwise). For a pair named twice, the last action wins.
  */
-export async function applyJunctions(ctx: RequestContext, changes: JunctionChange[]): Promise<void> {
+export async function applyJunctions(ctx: WorkspaceContext, changes: JunctionChange[]): Promise<void> {
   const folderIds = await existingFolderIds(ctx.db, ctx.workspaceId, [...new Set(changes.map((c) => c.folderId))]);
   const agentIds = await existingAgentIds(ctx.db, ctx.workspaceId, [...new Set(changes.map((c) => c.botId))]);
   changes.forEach((change, i) => {
@@ -199,8 +201,13 @@ export async function applyJunctions(ctx: RequestContext, changes: JunctionChang
   for (const change of changes) last.set(`${change.folderId}:${change.botId}`, change);
   const pairs = (action: JunctionChange['action']) =>
     [...last.values()].filter((c) => c.action === action).map((c) => ({ folderId: c.folderId, agentId: c.botId }));
-  await inTransaction(ctx.db, async (tx) => {
+  await inTransaction(ctx, async ({ db: tx }) => {
     await addJunctions(tx, ctx.workspaceId, pairs('ADD'), ctx.clock.now());
     await removeJunctions(tx, ctx.workspaceId, pairs('DELETE'));
   });
+}
+
+/** The active folders (of the agent, when given) with their paths: where a knowledge job may add an article. */
+export async function folderChoices(ctx: WorkspaceContext, agentId?: string): Promise<FolderChoice[]> {
+  return folderChoiceRows(ctx.db, ctx.workspaceId, agentId);
 }

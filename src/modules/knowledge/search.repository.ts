@@ -22,11 +22,6 @@ export const BM25 = { k1: 1.2, b: 0.75 } as const;
 /** Weights of title, questions, keywords and body. */
 export const FIELD_WEIGHTS = [3, 3, 2, 1] as const;
 
-export interface SearchScope {
-  workspaceId: string;
-  /** Only the agent's folders (see scopeFoldersCte); all active folders when absent. */
-  agentId?: string;
-}
 
 export interface LexicalHit {
   articleId: string;
@@ -39,8 +34,11 @@ export interface LexicalHit {
  */
 export const MAX_QUERY_TERMS = 32;
 
-/** Lexical ranking of the articles in scope for `query`; the best `limit`, best first. */
-export async function searchLexical(db: Db, scope: SearchScope, query: string, limit: number): Promise<LexicalHit[]> {
+/**
+ * Lexical ranking of the articles in scope for `query`; the best `limit`, best first. The scope is
+ * the workspace's active folders, or the agent's (`agentId`, see scopeFoldersCte).
+ */
+export async function searchLexical(db: Db, workspaceId: string, agentId: string | undefined, query: string, limit: number): Promise<LexicalHit[]> {
   const { k1, b } = BM25;
   const field = (i: number) =>
     sql.raw(
@@ -50,7 +48,7 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
   const count = (letter: string) => sql.raw(`coalesce(array_length(array_positions(u.weights, '${letter}'), 1), 0)::float8`);
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)},
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
       ql AS (
         SELECT lexeme FROM unnest(to_tsvector('english', ${query}))
         ORDER BY positions[1], lexeme LIMIT ${MAX_QUERY_TERMS}
@@ -60,7 +58,7 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
         SELECT s.article_id, s.lengths
         FROM article_search s
         JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
-        WHERE s.workspace_id = ${scope.workspaceId} AND a.is_draft = false AND a.active
+        WHERE s.workspace_id = ${workspaceId} AND a.is_draft = false AND a.active
           AND a.parent_folder_id IN (SELECT id FROM scope_folders)
       ),
       stats AS (
@@ -71,7 +69,7 @@ export async function searchLexical(db: Db, scope: SearchScope, query: string, l
       matching AS MATERIALIZED (
         SELECT s.article_id, s.document, s.lengths
         FROM article_search s, tq
-        WHERE s.workspace_id = ${scope.workspaceId} AND s.document @@ tq.q
+        WHERE s.workspace_id = ${workspaceId} AND s.document @@ tq.q
           AND s.article_id IN (SELECT article_id FROM scope)
       ),
       tf AS (
@@ -100,15 +98,15 @@ export interface VectorHit {
  * The `limit` articles in scope nearest to `embedding` by cosine distance, among the embeddings of
  * `model` with as many dimensions (another size cannot be compared). Needs the `vector` extension.
  */
-export async function searchVector(db: Db, scope: SearchScope, model: string, embedding: number[], limit: number): Promise<VectorHit[]> {
+export async function searchVector(db: Db, workspaceId: string, agentId: string | undefined, model: string, embedding: number[], limit: number): Promise<VectorHit[]> {
   const rows = await queryRows<{ articleId: string; distance: number | string | null }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(scope.workspaceId, scope.agentId)},
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
       candidates AS MATERIALIZED (
         SELECT e.article_id, e.embedding
         FROM article_embeddings e
         JOIN articles a ON a.workspace_id = e.workspace_id AND a.id = e.article_id
-        WHERE e.workspace_id = ${scope.workspaceId} AND e.model = ${model} AND array_length(e.embedding, 1) = ${embedding.length}
+        WHERE e.workspace_id = ${workspaceId} AND e.model = ${model} AND array_length(e.embedding, 1) = ${embedding.length}
           AND a.is_draft = false AND a.active AND a.parent_folder_id IN (SELECT id FROM scope_folders)
       ),
       ranked AS (

@@ -3,8 +3,7 @@ import { defineRoute } from '../../http/route.js';
 import { iso } from '../../http/schemas.js';
 import type { ArticleOrigin } from './articles.schemas.js';
 import { searchBodySchema, searchResponseSchema } from './search.schemas.js';
-import { FIELD_WEIGHTS } from './search.repository.js';
-import { searchKnowledge } from './search.service.js';
+import { FIELD_WEIGHTS, searchKnowledge } from './search.service.js';
 
 export function searchRoutes() {
   return [

@@ -1,11 +1,10 @@
-import type { Logger } from 'pino';
-import { llmProvider } from '../../ai/index.js';
-import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
+import type { WorkspaceContext } from '../../context.js';
 import { isStorableVector } from '../../db/vector.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
 import { capText, embeddingsEnabled } from './embeddings.js';
-import { type Highlight, highlights as findHighlights, type SearchScope, searchLexical, searchVector } from './search.repository.js';
+import { FIELD_WEIGHTS, type Highlight, highlights as findHighlights, searchLexical, searchVector } from './search.repository.js';
+
+export { FIELD_WEIGHTS };
 
 export interface KnowledgeSearch {
   query: string;
@@ -22,15 +21,8 @@ export interface KnowledgeHit {
   highlights: Highlight[];
 }
 
-/** What a search needs: the database, the workspace, and the configuration and log for embeddings. */
-export interface SearchContext {
-  readonly db: Db;
-  readonly workspaceId: string;
-  readonly config: Config;
-  readonly log: Logger;
-  /** Stops the query's embedding call (a job's lease). */
-  readonly signal?: AbortSignal;
-}
+/** What a search needs: the database, the workspace, and the model, configuration and log for embeddings. */
+export type SearchContext = Pick<WorkspaceContext, 'db' | 'workspaceId' | 'llm' | 'config' | 'log' | 'signal'>;
 
 /** Reciprocal rank fusion: score = Σ 1 / (RRF_K + rank) over the lexical and vector rankings. */
 export const RRF_K = 60;
@@ -54,14 +46,13 @@ interface Ranked {
  * the score is the fused one. A failed query embedding falls back to full-text search alone.
  */
 export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
-  const scope: SearchScope = { workspaceId: ctx.workspaceId, agentId: input.agentId };
   let ranked: Ranked[];
   if (embeddingsEnabled(ctx.config, ctx.db)) {
     const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
-    const [lexical, nearest] = await Promise.all([searchLexical(ctx.db, scope, input.query, depth), nearestArticles(ctx, scope, input.query, depth)]);
+    const [lexical, nearest] = await Promise.all([searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth), nearestArticles(ctx, input.agentId, input.query, depth)]);
     ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
   } else {
-    ranked = lexicalScores(await searchLexical(ctx.db, scope, input.query, input.limit));
+    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit));
   }
   if (ranked.length === 0) return [];
   const ids = ranked.map((h) => h.articleId);
@@ -84,8 +75,8 @@ function lexicalScores(hits: Ranked[]): Ranked[] {
  * The articles nearest to the query's embedding, best first; undefined (and a warning) when the
  * query cannot be embedded or compared, so the search answers by full-text search alone.
  */
-async function nearestArticles(ctx: SearchContext, scope: SearchScope, query: string, depth: number): Promise<string[] | undefined> {
-  const provider = llmProvider(ctx.config);
+async function nearestArticles(ctx: SearchContext, agentId: string | undefined, query: string, depth: number): Promise<string[] | undefined> {
+  const provider = ctx.llm;
   const model = ctx.config.llm.embeddingModel;
   if (!provider.embed || !model) return undefined;
   try {
@@ -97,7 +88,7 @@ async function nearestArticles(ctx: SearchContext, scope: SearchScope, query: st
       ctx.log.warn({ dimensions: embedding?.length }, 'the query embedding is unusable; knowledge search uses full-text search only');
       return undefined;
     }
-    const hits = await searchVector(ctx.db, scope, model, embedding, depth);
+    const hits = await searchVector(ctx.db, ctx.workspaceId, agentId, model, embedding, depth);
     return hits.map((h) => h.articleId);
   } catch (error) {
     ctx.log.warn({ err: error }, 'vector similarity failed for this query; knowledge search uses full-text search only');

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../context.js';
-import { inTransaction } from '../../db/database.js';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { authored } from './actor.js';
 import { type ArticleRow, insertArticles, type NewArticle } from './articles.repository.js';
@@ -32,9 +31,9 @@ const key = (parentId: string | null, title: string) => `${parentId ?? ''}/${tit
  * A folder path that already exists in the workspace is reused (the oldest folder of that title
  * under that parent); only new folders take the file's description.
  */
-export async function persistTree(ctx: RequestContext, rows: TreeRow[]): Promise<PersistedTree> {
+export async function persistTree(ctx: WorkspaceContext, rows: TreeRow[]): Promise<PersistedTree> {
   if (rows.length === 0) throw new AppError('bad_request', 'body.file: the file has a header but no rows');
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     await lockFolderTree(tx, ctx.workspaceId);
     const now = ctx.clock.now();
     const byPath = new Map<string, FolderRow>();
@@ -95,8 +94,8 @@ export async function persistTree(ctx: RequestContext, rows: TreeRow[]): Promise
       }
     }
     // Parents come before their children in `created`, so each batch can reference earlier ones.
-    await insertFolders(tx, created);
-    const insertedArticles = await insertArticles(tx, articles);
+    await insertFolders(tx, ctx.workspaceId, created);
+    const insertedArticles = await insertArticles(tx, ctx.workspaceId, articles);
     const bots = await botIdsByFolder(tx, ctx.workspaceId, [...named.keys()]);
     return {
       folders: [...named.values()].map((f) => ({ ...f, botIds: bots.get(f.id) ?? [] })),

@@ -1,8 +1,6 @@
-import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
+import type { WorkspaceContext } from '../../context.js';
 import { FetchError, describeHttpStatus } from '../../ingest/fetch/safe-fetch.js';
 import { MAX_CRAWL_DELAY_MS } from '../../ingest/crawl/crawler.js';
-import { ingestRuntime } from '../../ingest/runtime.js';
 import { findFile, type SourceRow } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
@@ -12,13 +10,10 @@ import type { SourceKind } from './sources.schemas.js';
  * record's state machine are shared (sources.jobs.ts).
  */
 export interface SourceFetcher {
-  fetch(source: SourceRow, ctx: FetchContext): Promise<FetchOutcome>;
+  fetch(ctx: WorkspaceContext, source: SourceRow, options: FetchOptions): Promise<FetchOutcome>;
 }
 
-export interface FetchContext {
-  readonly db: Db;
-  readonly config: Config;
-  readonly signal: AbortSignal;
+export interface FetchOptions {
   /** A refresh: validators of the last successful fetch may be sent. */
   readonly refresh: boolean;
 }
@@ -50,11 +45,11 @@ export class IngestFailure extends Error {
 const RETRYABLE_FETCH_FAILURES = new Set(['timeout', 'network', 'dns']);
 
 export const webFetcher: SourceFetcher = {
-  async fetch(source, ctx) {
-    const runtime = ingestRuntime(ctx.config);
+  async fetch(ctx, source, options) {
+    const runtime = ctx.outbound;
     const url = source.externalId;
     const headers: Record<string, string> = {};
-    if (ctx.refresh && source.success) {
+    if (options.refresh && source.success) {
       if (source.etag) headers['if-none-match'] = source.etag;
       if (source.lastModified) headers['if-modified-since'] = source.lastModified;
     }
@@ -98,8 +93,8 @@ export const webFetcher: SourceFetcher = {
 };
 
 export const fileFetcher: SourceFetcher = {
-  async fetch(source, ctx) {
-    const file = await findFile(ctx.db, source.workspaceId, source.id);
+  async fetch(ctx, source) {
+    const file = await findFile(ctx.db, ctx.workspaceId, source.id);
     if (!file) throw new IngestFailure('the uploaded file is missing; upload it again');
     return {
       kind: 'content',

@@ -1,12 +1,14 @@
 import { domainToASCII } from 'node:url';
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { containsPattern, queryRows } from '../../db/sql.js';
+import { containsPattern } from '../../db/sql.js';
 import { type NewSource, type SourceRow, sourceFiles, sourceJobs, sources } from '../../db/schema/index.js';
-import { QUEUE_SCHEMA } from '../../jobs/queue.js';
 import type { JobStatus, SourceListQuery } from './sources.schemas.js';
 
 export type { NewSource, SourceRow };
+
+/** The most records one sweep looks at (the next minute's sweep takes the rest). */
+const ORPHAN_BATCH = 500;
 
 export async function findSource(db: Db, workspaceId: string, id: string): Promise<SourceRow | undefined> {
   const [row] = await db.select().from(sources).where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, id)));
@@ -49,13 +51,13 @@ export async function findByExternalIds(db: Db, workspaceId: string, source: str
  * Inserts new sources; one that a concurrent request inserted first (same kind and external id) is
  * skipped rather than duplicated, and the caller reads it back.
  */
-export async function insertSources(db: Db, values: NewSource[]): Promise<SourceRow[]> {
+export async function insertSources(db: Db, workspaceId: string, values: Omit<NewSource, 'workspaceId'>[]): Promise<SourceRow[]> {
   const rows: SourceRow[] = [];
   for (let i = 0; i < values.length; i += 500) {
     rows.push(
       ...(await db
         .insert(sources)
-        .values(values.slice(i, i + 500))
+        .values(values.slice(i, i + 500).map((v) => ({ ...v, workspaceId })))
         .onConflictDoNothing({ target: [sources.workspaceId, sources.source, sources.externalId] })
         .returning()),
     );
@@ -153,9 +155,10 @@ export async function deleteSources(db: Db, workspaceId: string, ids: string[]):
 
 export async function insertFile(
   db: Db,
-  file: { sourceId: string; workspaceId: string; filename: string; mimeType: string; sha256: string; data: Uint8Array; createdAt: Date },
+  workspaceId: string,
+  file: { sourceId: string; filename: string; mimeType: string; sha256: string; data: Uint8Array; createdAt: Date },
 ): Promise<void> {
-  await db.insert(sourceFiles).values({ ...file, size: file.data.byteLength });
+  await db.insert(sourceFiles).values({ ...file, workspaceId, size: file.data.byteLength });
 }
 
 export async function findFile(db: Db, workspaceId: string, sourceId: string) {
@@ -166,6 +169,16 @@ export async function findFile(db: Db, workspaceId: string, sourceId: string) {
   return row;
 }
 
+/** The source, while `jobId` is its latest job and unfinished. */
+function whileJobRuns(workspaceId: string, sourceId: string, jobId: string): SQL | undefined {
+  return and(
+    eq(sources.workspaceId, workspaceId),
+    eq(sources.id, sourceId),
+    eq(sources.linkedJobId, jobId),
+    inArray(sources.linkedJobStatus, ['PENDING', 'IN_PROGRESS']),
+  );
+}
+
 /**
  * Moves a source to IN_PROGRESS for this job, when the job is still the source's latest and not
  * finished (a retry after a lost worker finds it IN_PROGRESS). Undefined: superseded, deleted or done.
@@ -174,20 +187,13 @@ export async function claimJob(db: Db, workspaceId: string, sourceId: string, jo
   const [row] = await db
     .update(sources)
     .set({ linkedJobStatus: 'IN_PROGRESS', updatedAt: now })
-    .where(
-      and(
-        eq(sources.workspaceId, workspaceId),
-        eq(sources.id, sourceId),
-        eq(sources.linkedJobId, jobId),
-        inArray(sources.linkedJobStatus, ['PENDING', 'IN_PROGRESS']),
-      ),
-    )
+    .where(whileJobRuns(workspaceId, sourceId, jobId))
     .returning();
   if (row) {
     await db
       .update(sourceJobs)
       .set({ status: 'IN_PROGRESS', startedAt: sql`COALESCE(${sourceJobs.startedAt}, ${now.toISOString()}::timestamptz)`, attempts: sql`${sourceJobs.attempts} + 1` })
-      .where(eq(sourceJobs.id, jobId));
+      .where(and(eq(sourceJobs.workspaceId, workspaceId), eq(sourceJobs.id, jobId)));
   }
   return row;
 }
@@ -220,30 +226,65 @@ export async function finishJob(
   await db
     .update(sourceJobs)
     .set({ status, error: changes.error ?? '', completedAt: now })
-    .where(eq(sourceJobs.id, jobId));
+    .where(and(eq(sourceJobs.workspaceId, workspaceId), eq(sourceJobs.id, jobId)));
   return row;
 }
 
 /**
- * Sources whose job is PENDING or IN_PROGRESS although the queue holds no live job for it any more
- * (its attempts ran out while a worker was dying): marked FAILED so that no record waits forever.
+ * Sources of every workspace whose job has been PENDING or IN_PROGRESS since before `olderThan`:
+ * candidates for the orphan sweep, which asks the queue whether their jobs still live.
+ * Across workspaces by design (a process-wide sweep).
  */
-export async function failOrphanedJobs(db: Db, olderThan: Date, now: Date, error: string): Promise<number> {
-  const rows = await queryRows<{ id: string; linked_job_id: string }>(
-    db,
-    sql`UPDATE sources s
-        SET linked_job_status = 'FAILED', success = false, error = ${error}, updated_at = ${now.toISOString()}
-        WHERE s.linked_job_status IN ('PENDING', 'IN_PROGRESS') AND s.updated_at < ${olderThan.toISOString()}
-          AND NOT EXISTS (
-            SELECT 1 FROM ${sql.raw(QUEUE_SCHEMA)}.job j
-            WHERE j.id = s.linked_job_id AND j.state IN ('created', 'retry', 'active'))
-        RETURNING s.id, s.linked_job_id`,
-  );
-  const jobIds = rows.map((r) => r.linked_job_id);
-  if (jobIds.length) {
-    await db.update(sourceJobs).set({ status: 'FAILED', error, completedAt: now }).where(inArray(sourceJobs.id, jobIds));
-  }
-  return rows.length;
+export async function unscopedStaleJobs(db: Db, olderThan: Date): Promise<{ id: string; workspaceId: string; jobId: string }[]> {
+  const rows = await db
+    .select({ id: sources.id, workspaceId: sources.workspaceId, jobId: sources.linkedJobId })
+    .from(sources)
+    .where(and(inArray(sources.linkedJobStatus, ['PENDING', 'IN_PROGRESS']), lt(sources.updatedAt, olderThan)))
+    .limit(ORPHAN_BATCH);
+  return rows.filter((r): r is { id: string; workspaceId: string; jobId: string } => r.jobId !== null);
+}
+
+/**
+ * Marks a source's job FAILED with `error`, when that job is still its latest, unfinished, and
+ * untouched since before `olderThan` (a job that made progress meanwhile is left alone).
+ */
+export async function failStaleJob(
+  db: Db,
+  workspaceId: string,
+  sourceId: string,
+  jobId: string,
+  olderThan: Date,
+  now: Date,
+  error: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(sources)
+    .set({ linkedJobStatus: 'FAILED', success: false, error, updatedAt: now })
+    .where(and(whileJobRuns(workspaceId, sourceId, jobId), lt(sources.updatedAt, olderThan)))
+    .returning({ id: sources.id });
+  if (rows.length === 0) return false;
+  await db
+    .update(sourceJobs)
+    .set({ status: 'FAILED', error, completedAt: now })
+    .where(and(eq(sourceJobs.workspaceId, workspaceId), eq(sourceJobs.id, jobId)));
+  return true;
+}
+
+/** Sources linked to any of these (deleted) articles lose the link and the changed flag. */
+export async function unlinkKnowledge(db: Db, workspaceId: string, articleIds: string[], now: Date): Promise<void> {
+  if (articleIds.length === 0) return;
+  await db
+    .update(sources)
+    .set({ linkedKnowledgeId: null, linkedOperation: null, linkedReason: null, changed: false, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.linkedKnowledgeId, articleIds)));
+}
+
+/** Sources linked to one article are linked to another instead (a published draft's live article). */
+export async function relinkKnowledge(db: Db, workspaceId: string, fromId: string, toId: string, now: Date): Promise<void> {
+  await db
+    .update(sources)
+    .set({ linkedKnowledgeId: toId, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.linkedKnowledgeId, fromId)));
 }
 
 /**

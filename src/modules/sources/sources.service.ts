@@ -1,17 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { RequestContext } from '../../context.js';
-import { type Db, inTransaction } from '../../db/database.js';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../../http/schemas.js';
 import type { Upload } from '../../http/multipart.js';
 import { crawlSite } from '../../ingest/crawl/crawler.js';
 import { normalizeUrl } from '../../ingest/crawl/url.js';
 import { detectContentKind, MIME_TYPE_OF_KIND } from '../../ingest/extract/index.js';
-import { ingestRuntime } from '../../ingest/runtime.js';
-import { deleteArticlesWithLinks } from '../knowledge/index.js';
+import { deleteArticles } from '../knowledge/index.js';
 import { storageUrlOf } from './sources.presenter.js';
 import {
   deleteSources as deleteSourceRows,
+  existingSourceIds,
   findByExternalIds,
   findFile,
   findSource,
@@ -19,6 +19,7 @@ import {
   insertFile,
   insertSources,
   listSources as listSourceRows,
+  linkKnowledge as linkKnowledgeRow,
   markQueued,
   type QueuedJob,
   type SourceRow,
@@ -27,14 +28,14 @@ import type { IngestBody, SourceListQuery } from './sources.schemas.js';
 import { ingestSourceJob } from './sources.jobs.js';
 
 
-export async function listSources(ctx: RequestContext, query: SourceListQuery) {
+export async function listSources(ctx: WorkspaceContext, query: SourceListQuery) {
   if (query.cursor && !(await findSource(ctx.db, ctx.workspaceId, query.cursor))) {
     throw new AppError('bad_request', 'query.cursor: no source with this id in the workspace');
   }
   return listSourceRows(ctx.db, ctx.workspaceId, query);
 }
 
-export async function getSource(ctx: RequestContext, id: string): Promise<SourceRow> {
+export async function getSource(ctx: WorkspaceContext, id: string): Promise<SourceRow> {
   const row = await findSource(ctx.db, ctx.workspaceId, id);
   if (!row) throw new AppError('not_found', `source ${id} not found`);
   return row;
@@ -49,7 +50,7 @@ export interface QueueResult {
 
 /** Queues one ingestion job per source inside the transaction (the record says PENDING exactly when the job exists). */
 async function queueJobs(
-  ctx: RequestContext,
+  ctx: WorkspaceContext,
   tx: Db,
   added: string[],
   updated: string[],
@@ -79,7 +80,7 @@ function unique<T>(values: T[]): T[] {
 }
 
 /** POST /v2/documents/public: web URLs are created or refreshed; other sources are ids. */
-export async function ingest(ctx: RequestContext, body: IngestBody): Promise<QueueResult> {
+export async function ingest(ctx: WorkspaceContext, body: IngestBody): Promise<QueueResult> {
   if (body.documentIdsToAdd.length === 0 && body.documentIdsToRefresh.length === 0) {
     throw new AppError('bad_request', 'body: give at least one entry in documentIdsToAdd or documentIdsToRefresh');
   }
@@ -119,10 +120,10 @@ function webUrls(entries: string[], field: string): string[] {
   );
 }
 
-async function ingestWeb(ctx: RequestContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
+async function ingestWeb(ctx: WorkspaceContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
   const toAdd = webUrls(body.documentIdsToAdd, 'documentIdsToAdd');
   const toRefresh = webUrls(body.documentIdsToRefresh, 'documentIdsToRefresh');
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const byUrl = new Map((await findByExternalIds(tx, ctx.workspaceId, 'web', unique([...toAdd, ...toRefresh]))).map((r) => [r.externalId, r]));
     toRefresh.forEach((url) => {
       if (!byUrl.has(url)) {
@@ -134,8 +135,8 @@ async function ingestWeb(ctx: RequestContext, body: IngestBody, flags: { english
     const now = ctx.clock.now();
     const inserted = await insertSources(
       tx,
+      ctx.workspaceId,
       fresh.map((url) => ({
-        workspaceId: ctx.workspaceId,
         source: 'web',
         externalId: url,
         originalUrl: url,
@@ -155,7 +156,7 @@ async function ingestWeb(ctx: RequestContext, body: IngestBody, flags: { english
   });
 }
 
-async function ingestById(ctx: RequestContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
+async function ingestById(ctx: WorkspaceContext, body: IngestBody, flags: { english: boolean; baser: boolean }): Promise<QueueResult> {
   const ids = (entries: string[], field: string) =>
     unique(
       entries.map((entry, i) => {
@@ -165,7 +166,7 @@ async function ingestById(ctx: RequestContext, body: IngestBody, flags: { englis
     );
   const toAdd = ids(body.documentIdsToAdd, 'documentIdsToAdd');
   const toRefresh = ids(body.documentIdsToRefresh, 'documentIdsToRefresh').filter((id) => !toAdd.includes(id));
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, [...toAdd, ...toRefresh], { lock: true })).map((r) => [r.id, r]));
     const check = (list: string[], field: string, entries: string[]) =>
       list.forEach((id) => {
@@ -181,9 +182,9 @@ async function ingestById(ctx: RequestContext, body: IngestBody, flags: { englis
 }
 
 /** POST /v2/documents/public/refresh: re-fetches existing sources; uploaded files cannot be. */
-export async function refreshSources(ctx: RequestContext, documentIds: string[]): Promise<string[]> {
+export async function refreshSources(ctx: WorkspaceContext, documentIds: string[]): Promise<string[]> {
   const ids = unique(documentIds);
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, ids, { lock: true })).map((r) => [r.id, r]));
     ids.forEach((id) => {
       const row = rows.get(id);
@@ -199,20 +200,21 @@ export async function refreshSources(ctx: RequestContext, documentIds: string[])
 }
 
 /** DELETE /v2/documents/public: the sources, their files and job history, and optionally their articles. */
-export async function deleteSources(ctx: RequestContext, documentIds: string[], deleteArticles: boolean) {
+export async function deleteSources(ctx: WorkspaceContext, documentIds: string[], withArticles: boolean) {
   const ids = unique(documentIds);
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     // Locking first makes a running job's final write wait for the delete and then find nothing.
     const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, ids, { lock: true })).map((r) => [r.id, r]));
     ids.forEach((id) => {
       if (!rows.has(id)) throw new AppError('bad_request', `body.documentIds.${documentIds.indexOf(id)}: no source ${id} in this workspace`);
     });
-    const articleIds = deleteArticles
+    const articleIds = withArticles
       ? unique([...rows.values()].map((r) => r.linkedKnowledgeId).filter((id): id is string => id !== null))
       : [];
     const deletedSources = await deleteSourceRows(tx, ctx.workspaceId, ids);
-    // Other sources linked to a deleted article are unlinked rather than left pointing at nothing.
-    const deletedArticles = await deleteArticlesWithLinks(tx, ctx.workspaceId, articleIds, ctx.clock.now());
+    // Other sources linked to a deleted article are unlinked (sources.listeners.ts).
+    const deletedArticles = await deleteArticles(txCtx, articleIds);
     const order = new Map(ids.map((id, i) => [id, i]));
     deletedSources.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return { deletedSources, deletedArticles };
@@ -220,7 +222,7 @@ export async function deleteSources(ctx: RequestContext, documentIds: string[], 
 }
 
 /** POST /v2/documents/public/files: stores the original bytes and queues their extraction. */
-export async function uploadFile(ctx: RequestContext, upload: Upload): Promise<QueueResult> {
+export async function uploadFile(ctx: WorkspaceContext, upload: Upload): Promise<QueueResult> {
   const { file } = upload;
   const fields = upload.fields as { title?: string; english?: boolean };
   if (file.data.byteLength === 0) throw new AppError('bad_request', 'body.file: the file is empty');
@@ -234,12 +236,11 @@ export async function uploadFile(ctx: RequestContext, upload: Upload): Promise<Q
   const id = randomUUID();
   const filename = file.filename || `upload.${kind === 'markdown' ? 'md' : kind === 'text' ? 'txt' : kind}`;
   const sha256 = createHash('sha256').update(file.data).digest('hex');
-  return inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const now = ctx.clock.now();
-    await insertSources(tx, [
+    await insertSources(tx, ctx.workspaceId, [
       {
         id,
-        workspaceId: ctx.workspaceId,
         source: 'files',
         externalId: id,
         originalUrl: filename,
@@ -252,13 +253,13 @@ export async function uploadFile(ctx: RequestContext, upload: Upload): Promise<Q
         updatedAt: now,
       },
     ]);
-    await insertFile(tx, { sourceId: id, workspaceId: ctx.workspaceId, filename, mimeType: MIME_TYPE_OF_KIND[kind], sha256, data: file.data, createdAt: now });
+    await insertFile(tx, ctx.workspaceId, { sourceId: id, filename, mimeType: MIME_TYPE_OF_KIND[kind], sha256, data: file.data, createdAt: now });
     return queueJobs(ctx, tx, [id], []);
   });
 }
 
 /** The original bytes of an uploaded file source. */
-export async function getSourceFile(ctx: RequestContext, id: string) {
+export async function getSourceFile(ctx: WorkspaceContext, id: string) {
   const file = await findFile(ctx.db, ctx.workspaceId, id);
   if (!file) throw new AppError('not_found', `no uploaded file for source ${id}`);
   return file;
@@ -273,9 +274,9 @@ export interface DeepCrawlInput {
 }
 
 /** POST /v2/documents/public/deep-crawl/links: discovers same-site URLs, creating nothing. */
-export async function deepCrawl(ctx: RequestContext, input: DeepCrawlInput, signal?: AbortSignal) {
+export async function deepCrawl(ctx: WorkspaceContext, input: DeepCrawlInput, signal?: AbortSignal) {
   const seeds = webUrls(input.links, 'links');
-  const runtime = ingestRuntime(ctx.config);
+  const { outbound } = ctx;
   const result = await crawlSite({
     seeds,
     limit: input.limit,
@@ -284,11 +285,33 @@ export async function deepCrawl(ctx: RequestContext, input: DeepCrawlInput, sign
     ...(input.exclude ? { exclude: input.exclude } : {}),
     timeBudgetMs: ctx.config.ingest.crawlTimeBudgetMs,
     perHostDelayMs: ctx.config.ingest.hostDelayMs,
-    userAgent: runtime.userAgent,
-    fetch: runtime.fetch,
-    robots: runtime.robots,
-    limiter: runtime.limiter,
+    userAgent: outbound.userAgent,
+    fetch: outbound.fetch,
+    robots: outbound.robots,
+    limiter: outbound.limiter,
     ...(signal ? { signal } : {}),
   });
   return { data: result.urls, message: result.message };
+}
+
+/** Which of `ids` are sources of the workspace (ids only: no content is read). */
+export async function existingSources(ctx: WorkspaceContext, ids: string[]): Promise<Set<string>> {
+  return existingSourceIds(ctx.db, ctx.workspaceId, ids);
+}
+
+/** Sources of the workspace by id; `lock` holds them until the caller's transaction ends. */
+export async function getSourcesByIds(ctx: WorkspaceContext, ids: string[], options: { lock?: boolean } = {}): Promise<SourceRow[]> {
+  return findSourcesByIds(ctx.db, ctx.workspaceId, ids, options);
+}
+
+/**
+ * Records what a knowledge job made of a source: the article, the operation and why. The source's
+ * knowledge is now in step with its content, so it is no longer flagged changed.
+ */
+export async function linkKnowledge(
+  ctx: WorkspaceContext,
+  sourceId: string,
+  link: { linkedKnowledgeId: string | null; linkedOperation: string; linkedReason: string },
+): Promise<void> {
+  await linkKnowledgeRow(ctx.db, ctx.workspaceId, sourceId, link, ctx.clock.now());
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { checkReadiness } from '../../db/migrate.js';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import type { Metrics } from '../../http/metrics.js';
 import { defineRoute } from '../../http/route.js';
 import { healthSchema, metricsSchema, openApiSchema, readySchema } from './system.schemas.js';
+import { readiness as checkReadiness } from './system.service.js';
 
 const tags = ['Operations'];
 

@@ -4,14 +4,15 @@ import { workspaces } from '../../db/schema/index.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
-export async function insertWorkspace(db: Db, name: string): Promise<WorkspaceRow> {
+/** Creates a workspace (a new tenant: there is no workspace to scope by yet). */
+export async function unscopedInsertWorkspace(db: Db, name: string): Promise<WorkspaceRow> {
   const [row] = await db.insert(workspaces).values({ name }).returning();
   if (!row) throw new Error('insert returned no row');
   return row;
 }
 
 /** All workspaces, oldest first. Operator use only. */
-export async function listWorkspaces(db: Db): Promise<WorkspaceRow[]> {
+export async function unscopedListWorkspaces(db: Db): Promise<WorkspaceRow[]> {
   return db.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id));
 }
 
@@ -34,6 +35,7 @@ export async function renameWorkspace(
   return row;
 }
 
-export async function countWorkspaces(db: Db): Promise<number> {
+/** How many workspaces exist (the first start creates one when none does). */
+export async function unscopedCountWorkspaces(db: Db): Promise<number> {
   return db.$count(workspaces);
 }

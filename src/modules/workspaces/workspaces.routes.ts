@@ -1,3 +1,4 @@
+import { principalOf } from '../../context.js';
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { presentCurrentWorkspace } from './workspaces.presenter.js';
@@ -20,7 +21,7 @@ export function workspaceRoutes(authenticator: KeyAuthenticator) {
         'Useful to check which workspace and scopes a key has. Answered from the verified key, so a ' +
         'rename made through another process shows within a second.',
       response: currentWorkspaceSchema,
-      handler: async ({ ctx }) => presentCurrentWorkspace(getCurrentWorkspace(ctx), ctx.principal),
+      handler: async ({ ctx }) => presentCurrentWorkspace(getCurrentWorkspace(ctx), principalOf(ctx)),
     }),
     defineRoute({
       method: 'PATCH',
@@ -33,7 +34,7 @@ export function workspaceRoutes(authenticator: KeyAuthenticator) {
       handler: async ({ ctx, body }) => {
         const workspace = await renameCurrentWorkspace(ctx, body.name);
         authenticator.forgetWorkspace(ctx.workspaceId);
-        return presentCurrentWorkspace(workspace, ctx.principal);
+        return presentCurrentWorkspace(workspace, principalOf(ctx));
       },
     }),
   ];

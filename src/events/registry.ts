@@ -1,0 +1,5 @@
+import { sourceListeners } from '../modules/sources/index.js';
+import type { RegisteredListener } from './bus.js';
+
+/** Every listener of a domain event in Parley. A module adds its listeners here. */
+export const eventListeners: readonly RegisteredListener[] = [...sourceListeners];

@@ -1,0 +1,2 @@
+export { adminRoutes } from './admin.routes.js';
+export { createApiKeyBodySchema } from './admin.schemas.js';

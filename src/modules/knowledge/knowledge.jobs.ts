@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { contextForJob } from '../../context.js';
+import { defineJob } from '../../jobs/job.js';
+import { runEmbedJob } from './embeddings.js';
+
+/**
+ * Every minute: keeps article embeddings current (embeddings.ts). Failures wait for the next run
+ * rather than a retry; the job does nothing without an embedding model or `vector`.
+ */
+export const embedArticlesJob = defineJob({
+  name: 'knowledge.embed',
+  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  schedule: '* * * * *',
+  options: { retryLimit: 0, expireInSeconds: 900 },
+  handler: (run) => runEmbedJob(contextForJob(run)),
+});

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
+import type { OrphanSweep } from '../../jobs/job.js';
+import { storableText } from '../../http/text-guard.js';
+import { detectContentKind, extractContent, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
+import { compareContent, contentFingerprint } from './changes.js';
+import { FETCHERS, IngestFailure } from './fetchers.js';
+import { ingestSourceJob } from './sources.jobs.js';
+import { claimJob, failStaleJob, finishJob, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
+import type { SourceKind } from './sources.schemas.js';
+
+/** One attempt of a source's ingestion job. */
+export interface IngestRun {
+  readonly sourceId: string;
+  /** The queue job's id: the source's `linkedJobId` while the job is its latest. */
+  readonly jobId: string;
+  readonly kind: 'add' | 'refresh';
+  /** No retry follows: a retryable failure is recorded as the result. */
+  readonly finalAttempt: boolean;
+}
+
+/**
+ * Fetches and extracts one source: PENDING -> IN_PROGRESS -> COMPLETED | FAILED. A job that is no
+ * longer the source's latest (re-queued or deleted) does nothing. Transient failures (timeouts,
+ * 5xx, 429) are thrown for the queue to retry with backoff, and the record stays IN_PROGRESS until
+ * the last attempt decides. The result emits `source.ingested`.
+ */
+export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promise<void> {
+  const source = await inTransaction(ctx, (tx) => claimJob(tx.db, ctx.workspaceId, run.sourceId, run.jobId, ctx.clock.now()));
+  if (!source) {
+    ctx.log.info({ sourceId: run.sourceId }, 'source job superseded or source deleted; nothing to do');
+    return;
+  }
+  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource> };
+  try {
+    result = { status: 'COMPLETED', changes: await process(ctx, source, run.kind === 'refresh') };
+  } catch (error) {
+    if (error instanceof IngestFailure && (!error.retryable || run.finalAttempt)) {
+      result = { status: 'FAILED', changes: { success: false, error: error.message } };
+    } else if (run.finalAttempt) {
+      ctx.log.error({ err: error, sourceId: source.id }, 'source ingestion failed unexpectedly');
+      result = { status: 'FAILED', changes: { success: false, error: 'processing failed unexpectedly; try again later' } };
+    } else {
+      throw error;
+    }
+  }
+  if (result.changes.error) result.changes.error = storableText(result.changes.error);
+  const written = await inTransaction(ctx, async (tx) => {
+    const row = await finishJob(tx.db, ctx.workspaceId, source.id, run.jobId, result.status, result.changes, ctx.clock.now());
+    if (row) await emit(tx, 'source.ingested', { sourceId: row.id, status: result.status, changed: row.changed });
+    return row;
+  });
+  ctx.log.info({ sourceId: source.id, status: result.status, written: Boolean(written), error: result.changes.error }, 'source processed');
+}
+
+/** Fetch, extract and compare; returns the record's new content fields. Throws IngestFailure. */
+async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<Partial<NewSource>> {
+  const fetcher = FETCHERS[source.source as SourceKind];
+  if (!fetcher) throw new IngestFailure(`${source.source} is not connected in this workspace`);
+  const outcome = await fetcher.fetch(ctx, source, { refresh });
+  const unchanged = { success: true, error: '' };
+  if (outcome.kind === 'not_modified') return unchanged;
+
+  const bodyHash = createHash('sha256').update(outcome.body).digest('hex');
+  if (source.success && source.bodyHash === bodyHash) return { ...unchanged, etag: outcome.etag, lastModified: outcome.lastModified };
+
+  const kind = detectContentKind({ contentType: outcome.contentType, filename: outcome.filename, body: outcome.body });
+  if (!kind) throw new IngestFailure(`unsupported content type: ${outcome.contentType ?? 'unknown'}`);
+  let extracted;
+  try {
+    extracted = await extractContent({ ...outcome, contentType: MIME_TYPE_OF_KIND[kind] });
+  } catch (error) {
+    if (error instanceof UnsupportedContentError) throw new IngestFailure(error.message);
+    throw new IngestFailure(`could not extract the ${kind} content: ${(error as Error).message}`);
+  }
+  // Pages and files may carry a NUL or a broken surrogate; the database stores neither.
+  const paragraphs = extracted.paragraphs.map(storableText).filter((p) => p.trim() !== '');
+  if (paragraphs.length === 0) throw new IngestFailure('no extractable text');
+  const title = storableText(extracted.title);
+
+  const fingerprint = contentFingerprint(paragraphs);
+  const comparison = compareContent(
+    {
+      paragraphs: source.paragraphs,
+      oldParagraphs: source.oldParagraphs,
+      changed: source.changed,
+      fingerprint: source.contentFingerprint,
+      linked: source.linkedKnowledgeId !== null,
+    },
+    paragraphs,
+    fingerprint,
+  );
+  const titleGiven = source.misc.titleGiven === true;
+  return {
+    ...unchanged,
+    title: titleGiven ? source.title : title || source.title,
+    mimeType: MIME_TYPE_OF_KIND[kind],
+    paragraphs,
+    ...comparison,
+    contentFingerprint: fingerprint,
+    bodyHash,
+    etag: outcome.etag,
+    lastModified: outcome.lastModified,
+  };
+}
+
+const ORPHAN_ERROR = 'processing stopped: the ingestion job ended without a result; refresh the source to try again';
+
+/**
+ * The orphan sweep of sources (jobs/job.ts): a source whose ingestion job the queue no longer holds
+ * (its attempts ran out while a worker was dying) is marked FAILED, so no record waits forever.
+ */
+export const orphanedIngestions: OrphanSweep = {
+  job: () => ingestSourceJob,
+  stale: (ctx, olderThan) => unscopedStaleJobs(ctx.db, olderThan),
+  fail: (ctx, s, olderThan) => failStaleJob(ctx.db, s.workspaceId, s.id, s.jobId, olderThan, ctx.clock.now(), ORPHAN_ERROR),
+};

@@ -1,0 +1,162 @@
+// The layering rules of docs/architecture.md, checked on the source: module doors, tenant scoping
+// of repository functions, and the ports (no module looks a port up by itself).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.join(ROOT, 'src');
+const MODULES = path.join(SRC, 'modules');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return filesUnder(file);
+    return name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+const rel = (file: string) => path.relative(ROOT, file);
+const parse = (file: string) => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+
+interface Import {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+}
+
+function importsOf(file: string): Import[] {
+  const source = parse(file);
+  const found: Import[] = [];
+  for (const statement of source.statements) {
+    if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(statement) ? Boolean(statement.importClause?.isTypeOnly) : statement.isTypeOnly;
+      found.push({ file, specifier: statement.moduleSpecifier.text, typeOnly });
+    }
+  }
+  return found;
+}
+
+/** The module folder a source file lies in (`knowledge` for src/modules/knowledge/x.ts). */
+const moduleOf = (file: string) => (file.startsWith(MODULES + path.sep) ? path.relative(MODULES, file).split(path.sep)[0] : undefined);
+
+const moduleFiles = filesUnder(MODULES);
+const srcFiles = filesUnder(SRC);
+
+/**
+ * Repository functions that are not scoped by a workspace on purpose. Each is named `unscoped...`
+ * and listed here, so a new one is a deliberate, reviewed change.
+ */
+const UNSCOPED = [
+  'api-keys.repository.ts unscopedDeleteDeadApiKeys (hourly purge of every workspace)',
+  'api-keys.repository.ts unscopedFindApiKeyByHash (authentication: the workspace is not known yet)',
+  'api-keys.repository.ts unscopedRevokeApiKey (operator revocation by key id)',
+  'agents.repository.ts unscopedAgentExists (the 406 answer: an agent of another workspace)',
+  'embeddings.repository.ts unscopedPendingEmbeddings (the embedding job of every workspace)',
+  'generation.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
+  'sources.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
+  'workspaces.repository.ts unscopedCountWorkspaces (first start)',
+  'workspaces.repository.ts unscopedInsertWorkspace (a new tenant)',
+  'workspaces.repository.ts unscopedListWorkspaces (operator listing)',
+];
+
+describe('layering', () => {
+  it('modules use each other only through index.ts', () => {
+    const offending = moduleFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((i) => {
+          if (!i.specifier.startsWith('.')) return false;
+          const target = path.resolve(path.dirname(file), i.specifier);
+          const targetModule = moduleOf(target);
+          return targetModule !== undefined && targetModule !== moduleOf(file) && path.basename(target) !== 'index.js';
+        })
+        .map((i) => `${rel(file)} imports ${i.specifier}`),
+    );
+    assert.deepEqual(offending, []);
+  });
+
+  it('code outside the modules uses a module only through its index.ts', () => {
+    const offending = srcFiles
+      .filter((file) => moduleOf(file) === undefined)
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((i) => {
+            const target = path.resolve(path.dirname(file), i.specifier);
+            return i.specifier.startsWith('.') && moduleOf(target) !== undefined && path.basename(target) !== 'index.js';
+          })
+          .map((i) => `${rel(file)} imports ${i.specifier}`),
+      );
+    assert.deepEqual(offending, []);
+  });
+
+  it("a module's index.ts exports services and types, never repository functions", () => {
+    const offending = moduleFiles
+      .filter((file) => path.basename(file) === 'index.ts')
+      .flatMap((file) => importsOf(file).filter((i) => i.specifier.endsWith('.repository.js') && !i.typeOnly).map((i) => `${rel(file)} re-exports ${i.specifier}`));
+    assert.deepEqual(offending, []);
+  });
+
+  it('every repository function takes the workspace id, unless it is a named unscoped one', () => {
+    const unscoped: string[] = [];
+    const unnamed: string[] = [];
+    for (const file of moduleFiles.filter((f) => f.endsWith('.repository.ts'))) {
+      const source = parse(file);
+      for (const statement of source.statements) {
+        if (!ts.isFunctionDeclaration(statement) || !statement.name) continue;
+        if (!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+        const params = statement.parameters.map((p) => p.name.getText(source));
+        if (params[0] !== 'db') continue;
+        const name = statement.name.text;
+        if (name.startsWith('unscoped')) unscoped.push(`${path.basename(file)} ${name}`);
+        else if (!params.includes('workspaceId')) unnamed.push(`${rel(file)} ${name}(${params.join(', ')})`);
+      }
+    }
+    assert.deepEqual(unnamed, [], 'a query of every workspace must be named unscoped... and listed in this test');
+    assert.deepEqual(unscoped.sort(), UNSCOPED.map((u) => u.split(' (')[0]).sort());
+  });
+
+  it('repositories hold SQL only: no HTTP, no outbound side, no language model', () => {
+    const offending = moduleFiles
+      .filter((f) => f.endsWith('.repository.ts'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((i) => /\/(ai|ingest)\//.test(i.specifier) || /\/http\/(?!text-guard)/.test(i.specifier) || i.specifier === 'undici')
+          .map((i) => `${rel(file)} imports ${i.specifier}`),
+      );
+    assert.deepEqual(offending, []);
+  });
+
+  it('routes write no SQL', () => {
+    const offending = moduleFiles
+      .filter((f) => f.endsWith('.routes.ts'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((i) => !i.typeOnly && (i.specifier.endsWith('.repository.js') || i.specifier.includes('/db/') || i.specifier === 'drizzle-orm'))
+          .map((i) => `${rel(file)} imports ${i.specifier}`),
+      );
+    assert.deepEqual(offending, []);
+  });
+
+  it('no code looks a port up by itself: the model and the outbound side come on the context', () => {
+    const factories = ['createLlm', 'createOutbound', 'createSafeFetch', 'createAiSdkProvider'];
+    const allowed = new Set(['src/runtime.ts', 'src/ai/index.ts', 'src/ingest/runtime.ts', 'src/ai/ai-sdk.ts', 'src/ingest/fetch/safe-fetch.ts']);
+    const offending = srcFiles
+      .filter((file) => !allowed.has(rel(file)))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        return factories.filter((f) => new RegExp(`\\b${f}\\(`).test(text)).map((f) => `${rel(file)} calls ${f}`);
+      });
+    assert.deepEqual(offending, []);
+  });
+
+  it("only the queue reads pg-boss's tables", () => {
+    const offending = srcFiles
+      .filter((file) => rel(file) !== 'src/jobs/queue.ts')
+      .filter((file) => /QUEUE_SCHEMA|pgboss\./.test(readFileSync(file, 'utf8')))
+      .map(rel);
+    assert.deepEqual(offending, []);
+  });
+});
