@@ -9,7 +9,7 @@ import { createLlm, type LlmProvider } from './ai/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { type Config, withOverrides } from './config/config.js';
 import { contextForOperator, inTransaction, type Ports } from './context.js';
-import { EventBus } from './events/bus.js';
+import { EventBus, type RegisteredListener } from './events/bus.js';
 import { eventListeners } from './events/registry.js';
 import { createOutbound, type Outbound } from './ingest/runtime.js';
 import { type Database, openDatabase, pgliteFolder } from './db/database.js';
@@ -58,6 +58,8 @@ export interface PortsOptions {
   llm?: LlmProvider;
   /** Replaces the outbound side (tests pass a fake). */
   outbound?: Outbound;
+  /** Listeners added to every module's (tests observe events with them). */
+  listeners?: readonly RegisteredListener[];
 }
 
 /**
@@ -71,7 +73,7 @@ export function createPorts(options: PortsOptions): Ports {
     queue,
     llm: options.llm ?? createLlm(config),
     outbound: options.outbound ?? createOutbound(config),
-    events: new EventBus(eventListeners, log),
+    events: new EventBus([...eventListeners, ...(options.listeners ?? [])], log),
     clock: options.clock ?? systemClock,
     log,
     config,

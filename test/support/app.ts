@@ -12,6 +12,7 @@ import type { Database } from '../../src/db/database.js';
 import { enableVectorSupport } from '../../src/db/vector.js';
 import type { RegisteredJob } from '../../src/jobs/job.js';
 import type { Ports } from '../../src/context.js';
+import type { RegisteredListener } from '../../src/events/bus.js';
 import type { Outbound } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
@@ -63,6 +64,8 @@ export interface TestAppOptions {
   llm?: LlmProvider;
   /** An outbound side in place of the real one. */
   outbound?: Outbound;
+  /** Event listeners besides every module's (to observe domain events). */
+  listeners?: readonly RegisteredListener[];
 }
 
 /** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
@@ -99,7 +102,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
   const queue = new JobQueue({ database, config, log: logger, jobs: options.jobs ?? jobRegistry });
   await queue.start();
-  const ports = createPorts({ config, database, queue, log: logger, clock: options.clock, llm: options.llm, outbound: options.outbound });
+  const ports = createPorts({ config, database, queue, log: logger, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });
   if (options.work) await queue.work(ports);
   const app = await buildApp({ ports, database });
   await app.listen({ host: '127.0.0.1', port: 0 });
