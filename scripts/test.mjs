@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,9 +21,11 @@ const args = process.argv.slice(2);
 const named = args.filter((a) => a.endsWith('.ts'));
 const flags = args.filter((a) => !a.endsWith('.ts'));
 const files = named.length ? named : find(path.join(root, 'test'));
+// Every test file's process runs under the network guard (test/support/network-guard.ts).
+const guard = pathToFileURL(path.join(root, 'test', 'support', 'network-guard.ts')).href;
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...flags, ...files],
+  ['--import', 'tsx', '--import', guard, '--test', '--test-concurrency=2', ...flags, ...files],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -1,3 +1,4 @@
+import './network-guard.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

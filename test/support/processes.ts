@@ -4,8 +4,9 @@ import os from 'node:os';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { backend, createScratchPostgres } from './database.js';
+import { allowedPortsEnv, allowPort, recordViolation, VIOLATION_MARKER } from './network-guard.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,7 +18,9 @@ export interface Proc {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
-/** A free TCP port on 127.0.0.1. */
+const guardModule = pathToFileURL(path.join(repoRoot, 'test', 'support', 'network-guard.ts')).href;
+
+/** A free TCP port on 127.0.0.1, allowed by the network guard (a spawned process will listen on it). */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -26,23 +29,36 @@ export async function freePort(): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : 0;
   server.close();
   await once(server, 'close');
+  allowPort(port);
   return port;
 }
 
-/** Runs a script of this repository with tsx (no build step), capturing stdout and stderr. */
+/**
+ * Runs a script of this repository with tsx (no build step), capturing stdout and stderr. The
+ * process runs under the network guard, allowed what this one is allowed now; a violation it
+ * reports fails the current test here.
+ */
 export function spawnScript(script: string, args: string[], env: Record<string, string | undefined>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', guardModule, path.join(repoRoot, script), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: undefined, PARLEY_ADMIN_TOKEN: undefined, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: undefined,
+      PARLEY_ADMIN_TOKEN: undefined,
+      PARLEY_TEST_GUARD_CHILD: '1',
+      PARLEY_TEST_ALLOWED_PORTS: allowedPortsEnv(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
+  const collect = (chunk: Buffer) => {
+    const part = chunk.toString('utf8');
+    text += part;
+    for (const line of part.split('\n')) if (line.includes(VIOLATION_MARKER)) recordViolation(`in ${script}: ${line}`);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,
