@@ -10,6 +10,7 @@ import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant } from '../support/factories.js';
 import type { FakeLlm, FakeLlmReply, FakeLlmRequest } from '../support/fake-llm.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
+import { poll } from '../support/poll.js';
 import { expectStatus } from '../support/security.js';
 import { INGEST_ENV, ingestUrls, type Source, waitForSource } from '../support/sources.js';
 import {
@@ -56,15 +57,6 @@ const bulk = async (t: TestApp, key: string, body: Record<string, unknown>): Pro
   const [job] = await waitForJobs(t, key, [await startBulk(t, key, body)]);
   return job!;
 };
-
-/** Waits (polling) until `done` holds. */
-async function until(what: string, done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('generation consistency (built-in engine)', () => {
   let t: TestApp;
@@ -323,7 +315,7 @@ describe('generation consistency (configured model)', () => {
         origin: 'generated',
         isDraft,
       });
-      await until('the model call', () => chats().length === 1);
+      await poll(() => chats().length, (n) => n === 1, { what: 'the model call', intervalMs: 20 });
       assert.ok(userPrompt(chats()[0]!).includes(original.id), 'the article was shown to the model');
 
       const humanText = 'Refunds are issued within 14 days of the return. Sale items are refunded as store credit.';
@@ -443,7 +435,7 @@ describe('generation consistency (configured model)', () => {
       origin: 'generated',
       isDraft: false,
     });
-    await until('the model call', () => chats().length === 1);
+    await poll(() => chats().length, (n) => n === 1, { what: 'the model call', intervalMs: 20 });
     assert.ok(userPrompt(chats()[0]!).includes(folder), 'the folder was shown to the model');
     await expectStatus(t, 200, 'DELETE', `/v2/hc-folders/${folder}/public?cascade=true`, w.key);
     model.release();

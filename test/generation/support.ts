@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
 import { type FakeSite, startFakeSite } from '../support/fake-site.js';
+import { poll } from '../support/poll.js';
 import { expectStatus } from '../support/security.js';
 import { INGEST_ENV } from '../support/sources.js';
 
@@ -42,13 +43,12 @@ export interface Article {
 
 /** Polls `jobs/status` until every job is COMPLETED or FAILED, as a client would. */
 export async function waitForJobs(t: TestApp, key: string, jobIds: string[], timeoutMs = 20_000): Promise<KnowledgeJob[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { jobs } = await expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds });
-    if (jobs.every((j) => j.jobStatus === 'COMPLETED' || j.jobStatus === 'FAILED')) return jobs;
-    assert.ok(Date.now() < deadline, `jobs still running: ${JSON.stringify(jobs)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { jobs } = await poll(
+    () => expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds }),
+    (status) => status.jobs.every((j) => j.jobStatus === 'COMPLETED' || j.jobStatus === 'FAILED'),
+    { what: `knowledge jobs ${jobIds.join(', ')} to finish`, timeoutMs },
+  );
+  return jobs;
 }
 
 /** Queues one generation job and waits for it. */

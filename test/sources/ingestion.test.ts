@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { sources } from '../../src/db/schema/index.js';
+import { ingestSourceJob } from '../../src/modules/sources/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
+import { poll } from '../support/poll.js';
 import { assertError, expectStatus } from '../support/security.js';
 import { INGEST_ENV, type IngestResult, ingestUrls, type Source, waitForSource } from '../support/sources.js';
 
@@ -438,12 +440,16 @@ describe('source ingestion pipeline', () => {
           },
         });
       });
-      const { addedDocumentIds } = await ingestUrls(t, tenant.key, [site.url('/slow-delete')]);
+      const { addedDocumentIds, jobs } = await ingestUrls(t, tenant.key, [site.url('/slow-delete')]);
       const id = addedDocumentIds[0]!;
       await fetching;
       await expectStatus(t, 200, 'DELETE', '/v2/documents/public', tenant.key, { documentIds: [id] });
       release();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The job has finished with the answer in hand (its queue entry is completed) and wrote nothing.
+      const job = await poll(() => t.queue.engine.getJobById(ingestSourceJob.name, jobs[0]!.id), (j) => j?.state === 'completed', {
+        what: 'the ingestion job to finish',
+      });
+      assert.equal(job?.state, 'completed');
       assertError(await t.request('GET', `/v2/documents/public/${id}`, { key: tenant.key }), 404);
       const rows = await t.database.db.select().from(sources).where(eq(sources.id, id));
       assert.deepEqual(rows, []);

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { backend, createScratchPostgres } from './database.js';
+import { poll } from './poll.js';
 import { allowedPortsEnv, allowPort, recordViolation, VIOLATION_MARKER } from './network-guard.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,15 +66,12 @@ export function spawnScript(script: string, args: string[], env: Record<string, 
     output: () => text,
     exited,
     waitForOutput: async (pattern, timeoutMs = 30_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = text.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${text}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const match = await poll(() => text.match(pattern), (m) => m !== null || child.exitCode !== null, {
+        what: () => `${pattern} in the output of ${script}:\n${text}`,
+        timeoutMs,
+      });
+      if (!match) throw new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${text}`);
+      return match;
     },
   };
 }
