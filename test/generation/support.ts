@@ -49,7 +49,10 @@ export interface Article {
 /** Polls `jobs/status` until every job is COMPLETED or FAILED, as a client would. */
 export async function waitForJobs(t: TestApp, key: string, jobIds: string[], timeoutMs = 20_000): Promise<KnowledgeJob[]> {
   const { jobs } = await poll(
-    () => expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds }),
+    () => {
+      t.wakeWorkers();
+      return expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds });
+    },
     (status) => status.jobs.every((j) => j.jobStatus === 'COMPLETED' || j.jobStatus === 'FAILED'),
     { what: `knowledge jobs ${jobIds.join(', ')} to finish`, timeoutMs },
   );

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError } from '../support/security.js';
+import { ingestUrls } from '../support/sources.js';
 import { addWeb, ARTICLE_1, ARTICLE_2, idsOf, LIST, list, setSource, sortedIds, startAppWithoutWorkers, UNKNOWN, upload } from './support.js';
 
 /** The named records of one workspace; the other workspace holds a mirror image of them. */
@@ -123,6 +124,16 @@ describe('GET /v2/documents/public: filters', () => {
       assert.deepEqual(sortedIds(idsOf(otherPage)), sortedIds(names.map((n) => theirs[n])), `other workspace, ?${query}`);
     });
   }
+
+  // This app has no workers: the made-up host is never looked up.
+  it('filters an internationalised domain however it is spelled', async () => {
+    const fresh = await makeTenant(t);
+    const { documents } = await ingestUrls(t, fresh.key, ['http://bücher.example/seite']);
+    assert.equal(documents[0]!.originalUrl, 'http://xn--bcher-kva.example/seite');
+    for (const domain of ['BÜCHER.example', 'xn--bcher-kva.example']) {
+      assert.deepEqual(idsOf(await list(t, fresh.key, `source=web&domain=${encodeURIComponent(domain)}`)), [documents[0]!.id]);
+    }
+  });
 
   it('?id= finds exactly one record of the workspace, never one of another workspace', async () => {
     assert.deepEqual(idsOf(await list(t, own.key, `id=${mine.w3}`)), [mine.w3]);

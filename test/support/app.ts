@@ -43,6 +43,11 @@ export interface TestApp {
   /** JSON log lines the app wrote (level debug and up). */
   logs: Record<string, unknown>[];
   request<T = unknown>(method: string, route: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  /**
+   * Has every job worker of this app fetch at once instead of at its next poll (at least 0.5 s
+   * apart): a test waiting for a job calls it each time it looks, as a faster poll would.
+   */
+  wakeWorkers(): void;
   /** Builds a second app (another "process") on the same database. */
   sibling(): Promise<TestApp>;
   close(): Promise<void>;
@@ -121,6 +126,9 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     config,
     logs,
     request,
+    wakeWorkers: () => {
+      for (const worker of queue.engine.getWipData()) queue.engine.notifyWorker(worker.id);
+    },
     sibling: () => buildOn(database, dataDir, options),
     close: async () => {
       await app.close();

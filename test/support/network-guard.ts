@@ -75,7 +75,7 @@ function violation(destination: string): Error {
 
 function isLoopback(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1') return true;
+  if (bare === 'localhost' || bare === '::1') return true;
   const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
   return net.isIPv4(v4) && v4.startsWith('127.');
 }

@@ -38,5 +38,9 @@ export async function waitForSource(
   done: (s: Source) => boolean = (s) => s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED',
   timeoutMs = 20_000,
 ): Promise<Source> {
-  return poll(() => expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key), done, { what: `source ${id}`, timeoutMs });
+  const look = () => {
+    t.wakeWorkers();
+    return expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
+  };
+  return poll(look, done, { what: `source ${id}`, timeoutMs });
 }
