@@ -44,10 +44,10 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   request<T = unknown>(method: string, route: string, options?: RequestOptions): Promise<HttpResult<T>>;
   /**
-   * Has every job worker of this app fetch at once instead of at its next poll (at least 0.5 s
-   * apart): a test waiting for a job calls it each time it looks, as a faster poll would.
+   * Has the workers of one queue fetch at once instead of at their next poll (at least 0.5 s
+   * apart): a test waiting for a job of that queue calls it each time it looks, as a faster poll would.
    */
-  wakeWorkers(): void;
+  wakeWorkers(queue: string): void;
   /** Builds a second app (another "process") on the same database. */
   sibling(): Promise<TestApp>;
   close(): Promise<void>;
@@ -83,6 +83,10 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     PARLEY_DATA_DIR: dataDir,
     PARLEY_JOB_POLL_SECONDS: '0.5',
     PARLEY_JOB_SUPERVISE_SECONDS: '1',
+    // Each worker polls its queue twice a second: 2 ingestion workers and 1 of every other queue
+    // (instead of 8 and 4) keep an idle test app from spending its CPU on empty fetches.
+    PARLEY_WORKER_CONCURRENCY: '1',
+    PARLEY_INGEST_CONCURRENCY: '2',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];
@@ -126,8 +130,8 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     config,
     logs,
     request,
-    wakeWorkers: () => {
-      for (const worker of queue.engine.getWipData()) queue.engine.notifyWorker(worker.id);
+    wakeWorkers: (name) => {
+      for (const worker of queue.engine.getWipData()) if (worker.name === name) queue.engine.notifyWorker(worker.id);
     },
     sibling: () => buildOn(database, dataDir, options),
     close: async () => {

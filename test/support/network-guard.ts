@@ -69,7 +69,8 @@ export function recordViolation(description: string): void {
 function violation(destination: string): Error {
   const message = `${MESSAGE}: ${destination} (allowed: ports of this process's servers on loopback, the test database; lookups of localhost only)`;
   recordViolation(message);
-  process.stderr.write(`${message}\n`);
+  // A spawned process tells its parent (spawnScript reads its output); a test process's hooks report it.
+  if (process.env.PARLEY_TEST_GUARD_CHILD) process.stderr.write(`${message}\n`);
   return Object.assign(new Error(message), { code: 'ETESTNETWORK' });
 }
 

@@ -65,7 +65,8 @@ export function spawnScript(script: string, args: string[], env: Record<string, 
     child,
     output: () => text,
     exited,
-    waitForOutput: async (pattern, timeoutMs = 30_000) => {
+    // 60 s: a process's first start creates and migrates its database, slow on a busy machine.
+    waitForOutput: async (pattern, timeoutMs = 60_000) => {
       const match = await poll(() => text.match(pattern), (m) => m !== null || child.exitCode !== null, {
         what: () => `${pattern} in the output of ${script}:\n${text}`,
         timeoutMs,
