@@ -1,10 +1,10 @@
 // Runs every test/**/*.test.ts with node's test runner through tsx (Node 20's --test has no globs).
-// Extra arguments are passed to node (for example --test-name-pattern=...); files may be named too.
+// Extra arguments are passed to node, --test-name-pattern=... to the runner; files may be named too.
 //
-// Files run PARLEY_TEST_CONCURRENCY at a time (default 3: most of a test's time is spent waiting on
+// Files run PARLEY_TEST_CONCURRENCY at a time (default 3: much of a test's time is spent waiting on
 // jobs, fakes and child processes, not on the CPU), the slowest first, by the durations the last run
-// recorded (test/support/timing-reporter.mjs; files without a record go first, largest first), so
-// that one long file does not start last and hold the whole run.
+// recorded (files without a record go first, largest first), so that one long file does not start
+// last and hold the whole run. test/support/run-tests.mjs runs them (node --test would sort them).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -44,22 +44,16 @@ function slowestFirst(files) {
 
 const args = process.argv.slice(2);
 const named = args.filter((a) => a.endsWith('.ts'));
-const flags = args.filter((a) => !a.endsWith('.ts'));
-const files = slowestFirst(named.length ? named : find(path.join(root, 'test')));
+const pattern = args.find((a) => a.startsWith('--test-name-pattern='))?.slice('--test-name-pattern='.length) ?? '';
+const flags = args.filter((a) => !a.endsWith('.ts') && !a.startsWith('--test-name-pattern='));
+const files = slowestFirst(named.length ? named : find(path.join(root, 'test'))).map((f) => path.join(root, f));
 const concurrency = process.env.PARLEY_TEST_CONCURRENCY ?? '3';
 // Every test file's process runs under the network guard (test/support/network-guard.ts).
 const guard = pathToFileURL(path.join(root, 'test', 'support', 'network-guard.ts')).href;
-const reporters = flags.some((f) => f.startsWith('--test-reporter'))
-  ? []
-  : [
-      `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${pathToFileURL(path.join(root, 'test', 'support', 'timing-reporter.mjs')).href}`,
-      '--test-reporter-destination=stderr',
-    ];
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--import', guard, '--test', `--test-concurrency=${concurrency}`, ...reporters, ...flags, ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, PARLEY_TEST_TIMINGS_FILE: timingsFile } },
-);
+const runner = path.join(root, 'test', 'support', 'run-tests.mjs');
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', guard, ...flags, runner, concurrency, pattern, ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, PARLEY_TEST_RUNNER: '1', PARLEY_TEST_TIMINGS_FILE: timingsFile },
+});
 process.exit(result.status ?? 1);

@@ -184,8 +184,9 @@ async function install(): Promise<void> {
   } as typeof dns.promises.lookup;
   syncBuiltinESMExports();
 
-  // The test runner's own process (the one given --test) runs no tests; hooks belong to test files.
-  const isRunner = process.execArgv.includes('--test') && !process.env.NODE_TEST_CONTEXT;
+  // The test runner's own process (test/support/run-tests.mjs, or one given --test) runs no tests;
+  // hooks belong to test files, whose processes the runner marks with NODE_TEST_CONTEXT.
+  const isRunner = (process.env.PARLEY_TEST_RUNNER === '1' || process.execArgv.includes('--test')) && !process.env.NODE_TEST_CONTEXT;
   if (process.env.PARLEY_TEST_GUARD_CHILD || isRunner) return;
   // Loaded only here: node:test imported in a plain process would print a test report at exit.
   const { after, afterEach } = await import('node:test');
