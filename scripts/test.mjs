@@ -1,8 +1,8 @@
 // Runs every test/**/*.test.ts with node's test runner through tsx (Node 20's --test has no globs).
 // Extra arguments are passed to node, --test-name-pattern=... to the runner; files may be named too.
 //
-// Files run PARLEY_TEST_CONCURRENCY at a time (default 3: much of a test's time is spent waiting on
-// jobs, fakes and child processes, not on the CPU), the slowest first, by the durations the last run
+// Files run PARLEY_TEST_CONCURRENCY at a time (default 2, one per core of the 2-core machines this
+// runs on; 3 measured slower there under load), the slowest first, by the durations the last run
 // recorded (files without a record go first, largest first), so that one long file does not start
 // last and hold the whole run. test/support/run-tests.mjs runs them (node --test would sort them).
 import { spawnSync } from 'node:child_process';
@@ -47,7 +47,7 @@ const named = args.filter((a) => a.endsWith('.ts'));
 const pattern = args.find((a) => a.startsWith('--test-name-pattern='))?.slice('--test-name-pattern='.length) ?? '';
 const flags = args.filter((a) => !a.endsWith('.ts') && !a.startsWith('--test-name-pattern='));
 const files = slowestFirst(named.length ? named : find(path.join(root, 'test'))).map((f) => path.join(root, f));
-const concurrency = process.env.PARLEY_TEST_CONCURRENCY ?? '3';
+const concurrency = process.env.PARLEY_TEST_CONCURRENCY ?? '2';
 // Every test file's process runs under the network guard (test/support/network-guard.ts).
 const guard = pathToFileURL(path.join(root, 'test', 'support', 'network-guard.ts')).href;
 const runner = path.join(root, 'test', 'support', 'run-tests.mjs');

@@ -55,7 +55,7 @@ export async function waitForJobs(t: TestApp, key: string, jobIds: string[], tim
       return expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds });
     },
     (status) => status.jobs.every((j) => j.jobStatus === 'COMPLETED' || j.jobStatus === 'FAILED'),
-    { what: `knowledge jobs ${jobIds.join(', ')} to finish`, timeoutMs },
+    { what: `knowledge jobs ${jobIds.join(', ')} to finish`, timeoutMs, intervalMs: 100 },
   );
   return jobs;
 }

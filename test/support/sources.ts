@@ -43,5 +43,5 @@ export async function waitForSource(
     t.wakeWorkers(ingestSourceJob.name);
     return expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
   };
-  return poll(look, done, { what: `source ${id}`, timeoutMs });
+  return poll(look, done, { what: `source ${id}`, timeoutMs, intervalMs: 100 });
 }
