@@ -1,9 +1,16 @@
 // Runs every test/**/*.test.ts with node's test runner through tsx (Node 20's --test has no globs).
-// Extra arguments are passed to node (for example --test-name-pattern=...); files may be named too.
+// Extra arguments are passed to node, --test-name-pattern=... to the runner; files may be named too.
+//
+// Files run PARLEY_TEST_CONCURRENCY at a time (default 2, one per core of the 2-core machines this
+// runs on; 3 measured slower there under load), the slowest first, by the durations the last run
+// recorded (files without a record go first, largest first), so that one long file does not start
+// last and hold the whole run. test/support/run-tests.mjs runs them (node --test would sort them).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,13 +24,36 @@ function find(dir) {
     });
 }
 
+const timingsFile = path.join(os.tmpdir(), `parley-test-timings-${createHash('sha256').update(root).digest('hex').slice(0, 12)}.json`);
+function lastDurations() {
+  try {
+    return JSON.parse(readFileSync(timingsFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** Slowest first: files the last run did not time (new ones) by size, then the timed ones by time. */
+function slowestFirst(files) {
+  const seconds = lastDurations();
+  const known = (file) => seconds[path.join(root, file)];
+  const unknown = files.filter((f) => known(f) === undefined).sort((a, b) => statSync(b).size - statSync(a).size);
+  const timed = files.filter((f) => known(f) !== undefined).sort((a, b) => known(b) - known(a));
+  return [...unknown, ...timed];
+}
+
 const args = process.argv.slice(2);
 const named = args.filter((a) => a.endsWith('.ts'));
-const flags = args.filter((a) => !a.endsWith('.ts'));
-const files = named.length ? named : find(path.join(root, 'test'));
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...flags, ...files],
-  { cwd: root, stdio: 'inherit' },
-);
+const pattern = args.find((a) => a.startsWith('--test-name-pattern='))?.slice('--test-name-pattern='.length) ?? '';
+const flags = args.filter((a) => !a.endsWith('.ts') && !a.startsWith('--test-name-pattern='));
+const files = slowestFirst(named.length ? named : find(path.join(root, 'test'))).map((f) => path.join(root, f));
+const concurrency = process.env.PARLEY_TEST_CONCURRENCY ?? '2';
+// Every test file's process runs under the network guard (test/support/network-guard.ts).
+const guard = pathToFileURL(path.join(root, 'test', 'support', 'network-guard.ts')).href;
+const runner = path.join(root, 'test', 'support', 'run-tests.mjs');
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', guard, ...flags, runner, concurrency, pattern, ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, PARLEY_TEST_RUNNER: '1', PARLEY_TEST_TIMINGS_FILE: timingsFile },
+});
 process.exit(result.status ?? 1);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { agents, type PromptSectionValue, type PromptSet, promptVersions } from '../../src/db/schema/index.js';
 import { DEFAULT_PROMPTS } from '../../src/modules/agents/default-prompts.js';
 import { type TestApp, startTestApp } from '../support/app.js';
+import { testClock } from '../support/clock.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus, securitySuite } from '../support/security.js';
 
@@ -42,8 +42,6 @@ const serializeSet = (p: PromptSet): Serialized => ({
   hcChatChannelPrompt: serialize(p.hcChannelPrompt.filter((s) => s.channel === 'chat')),
 });
 const arrays = ({ hcPlanningPrompt, hcGuidelinePrompt, hcChannelPrompt }: PromptSet): PromptSet => ({ hcPlanningPrompt, hcGuidelinePrompt, hcChannelPrompt });
-/** Timestamps have millisecond resolution: a short pause keeps "most recently updated" unambiguous. */
-const tick = () => sleep(5);
 
 const bot = (id: string) => `/v2/bots/${id}/public`;
 const save = (id: string) => `/v2/bots/${id}/hc-prompt`;
@@ -55,8 +53,10 @@ const publish = (id: string, draftId: string) => `/v2/bots/${id}/hc-prompt/draft
 
 describe('agent and prompt routes', () => {
   let t: TestApp;
+  /** Advanced where "most recently updated" must be unambiguous. */
+  const clock = testClock();
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ clock });
   });
   after(() => t.close());
 
@@ -135,22 +135,22 @@ describe('agent and prompt routes', () => {
     it('lists the most recently updated first: creation, rename, prompt save and publish count', async () => {
       const w = await makeTenant(t);
       const a = await createAgent(w, 'a');
-      await tick();
+      clock.advance();
       const b = await createAgent(w, 'b');
-      await tick();
+      clock.advance();
       const c = await createAgent(w, 'c');
       const order = async () => (await listAgents(w)).map((x) => x.name);
       assert.deepEqual(await order(), ['c', 'b', 'a']);
-      await tick();
+      clock.advance();
       assert.deepEqual(await ok(200, 'PATCH', bot(a.id), w.writeKey, { name: 'a2' }), { ...a, name: 'a2' });
       assert.deepEqual(await order(), ['a2', 'c', 'b']);
-      await tick();
+      clock.advance();
       await savePrompts(w, b.id, simpleSet('b'));
       assert.deepEqual(await order(), ['b', 'a2', 'c']);
-      await tick();
+      clock.advance();
       const d = await createDraft(w, c.id, { note: 'drafting is not an update' });
       assert.deepEqual(await order(), ['b', 'a2', 'c']);
-      await tick();
+      clock.advance();
       await publishDraft(w, c.id, d.id);
       assert.deepEqual(await order(), ['c', 'b', 'a2']);
       await ok(200, 'DELETE', bot(b.id), w.writeKey);
@@ -377,10 +377,10 @@ describe('agent and prompt routes', () => {
       const w = await makeTenant(t);
       const { id } = await createAgent(w);
       const d = await createDraft(w, id, { note: 'first' });
-      await tick();
+      clock.advance();
       const other = await createDraft(w, id, { note: 'other' });
       assert.deepEqual((await listDrafts(w, id)).map((x) => x.id), [other.id, d.id]);
-      await tick();
+      clock.advance();
       const channel = [chan('chat.only', 'chat', 'Chat', 'Short.')];
       const u1 = await ok<Draft>(200, 'PUT', draft(id, d.id), w.writeKey, { hcChannelPrompt: channel });
       assert.deepEqual(u1, { ...d, hcChannelPrompt: channel, updatedAt: u1.updatedAt });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { articles } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
+import { testClock } from '../support/clock.js';
 import { makeKey, makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
 
@@ -38,8 +38,6 @@ const content = (tag: string, extra: Partial<Content> = {}): Content => ({
 const pick = (a: Content): Content => ({
   title: a.title, mainKnowledge: a.mainKnowledge, agentInstruction: a.agentInstruction, questions: a.questions, keywords: a.keywords, escalation: a.escalation,
 });
-/** Millisecond timestamps: a short pause keeps "more recently updated" unambiguous. */
-const tick = () => sleep(3);
 
 const one = (id: string) => `/v2/hc-articles/${id}/public`;
 const sub = (id: string, action: string) => `/v2/hc-articles/${id}/${action}/public`;
@@ -57,8 +55,10 @@ const draftOf = async (t: TestApp, w: Tenant) => {
 
 describe('article routes', () => {
   let t: TestApp;
+  /** Advanced where "most recently updated" must be unambiguous. */
+  const clock = testClock();
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ clock });
   });
   after(() => t.close());
 
@@ -222,7 +222,7 @@ describe('article routes', () => {
       const me = await keyId(w.key);
       const folderId = await newFolder(t, w.key);
       const v1 = await newArticle(t, w.key, folderId, 'one', { public: true });
-      await tick();
+      clock.advance();
       const v2 = await update(w, v1.id, { ...content('two'), active: false });
       assert.deepEqual({ ...pick(v2), version: v2.version, active: v2.active, public: v2.public }, { ...content('two'), version: 2, active: false, public: true });
       assert.equal(v2.createdAt, v1.createdAt);
@@ -237,7 +237,7 @@ describe('article routes', () => {
       });
       assert.deepEqual(pick((await byIds(w, [v1.id]))[0]!), content('two'), 'the live article is unchanged by the draft');
 
-      await tick();
+      clock.advance();
       const other = await makeKey(t, w.workspaceId, { scopes: ['write'] });
       const v3 = await ok<Article>(t, 200, 'PUT', one(v1.id), other.key, content('three'));
       assert.deepEqual([v3.version, v3.active, v3.public, v3.createdBy, v3.updatedBy], [3, false, true, me, other.id]);
@@ -247,7 +247,7 @@ describe('article routes', () => {
       await fail(w, 'POST', sub(draft.id, 'publish'), 409, /draft of version 2, live version 3/);
       assert.equal((await byIds(w, [draft.id]))[0]!.isDraftPublished, false, 'a refused publish changes nothing');
 
-      await tick();
+      clock.advance();
       const v4 = await publish(w, draft.id, { overwrite: true });
       assert.deepEqual({ ...pick(v4), id: v4.id, version: v4.version, isDraft: v4.isDraft, updatedBy: v4.updatedBy }, { ...content('draft'), id: v1.id, version: 4, isDraft: false, updatedBy: me });
       const [published] = await byIds(w, [draft.id]);
@@ -268,7 +268,7 @@ describe('article routes', () => {
       assert.deepEqual(pick(await atVersion(w, v1.id, 3)), content('three'));
       await fail(w, 'POST', sub(v1.id, 'history'), 404, 'version 9 of this article not found', { version: 9 });
 
-      await tick();
+      clock.advance();
       const v5 = await ok<Article>(t, 200, 'POST', sub(v1.id, 'revert'), w.key, { version: 1 });
       assert.deepEqual({ ...pick(v5), version: v5.version, active: v5.active, public: v5.public }, { ...content('one'), version: 5, active: true, public: true });
       assert.ok(v5.updatedAt > v4.updatedAt);
@@ -346,7 +346,7 @@ describe('article routes', () => {
       const v1 = await newArticle(t, w.key, a, 'm');
       const same = await ok<Article>(t, 200, 'PUT', sub(v1.id, 'move'), w.key, { parentFolderId: a });
       assert.deepEqual(same, v1, 'moving to the same folder is not a new version');
-      await tick();
+      clock.advance();
       const v2 = await ok<Article>(t, 200, 'PUT', sub(v1.id, 'move'), w.key, { parentFolderId: b });
       assert.deepEqual({ ...pick(v2), version: v2.version, folder: v2.parentFolderId }, { ...content('m'), version: 2, folder: b });
       assert.ok(v2.updatedAt > v1.updatedAt);

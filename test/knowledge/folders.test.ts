@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import { agentFolders, articleVersions } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
+import { testClock } from '../support/clock.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus, securitySuite } from '../support/security.js';
 
@@ -48,8 +48,9 @@ async function folderOf(t: TestApp, owner: Tenant, title = 'Folder'): Promise<Fo
 
 describe('knowledge folders', () => {
   let t: TestApp;
+  const clock = testClock();
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ clock });
   });
   after(() => t.close());
 
@@ -89,10 +90,10 @@ describe('knowledge folders', () => {
     expectStatus<T>(t, status, method, path, key, body);
   const fail = async (key: string, method: string, path: string, status: number, message?: string | RegExp, body?: unknown) =>
     assertError(await t.request(method, path, { key, body }), status, message);
-  /** Creates a folder; the pause keeps creation order (the snapshot's order) unambiguous. */
+  /** Creates a folder; advancing the clock keeps creation order (the snapshot's order) unambiguous. */
   const folder = async (w: Tenant, title: string, parentFolderId?: string | null, description = '') => {
     const created = await ok<Folder>(201, 'POST', '/v2/hc-folders/public', w.writeKey, { title, description, parentFolderId });
-    await sleep(3);
+    clock.advance();
     return created;
   };
   const article = (w: Tenant, parentFolderId: string, title: string, extra: object = {}) =>

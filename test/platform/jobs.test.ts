@@ -7,17 +7,8 @@ import { jobRegistry } from '../../src/jobs/registry.js';
 import { purgeApiKeysJob } from '../../src/modules/api-keys/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeWorkspace } from '../support/factories.js';
+import { poll } from '../support/poll.js';
 import { alwaysFailsJob } from '../fixtures/test-jobs.js';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('background jobs', () => {
   let t: TestApp;
@@ -64,10 +55,7 @@ describe('background jobs', () => {
     await t.database.db.update(apiKeys).set({ revokedAt: longAgo }).where(eq(apiKeys.id, oldRevoked.id));
 
     const id = await t.queue.enqueue(t.database.db, purgeApiKeysJob, {});
-    await waitFor('purge job', async () => {
-      const job = await t.queue.engine.getJobById(purgeApiKeysJob.name, id);
-      return job?.state === 'completed' ? job : undefined;
-    });
+    await poll(() => t.queue.engine.getJobById(purgeApiKeysJob.name, id), (job) => job?.state === 'completed', { what: 'the purge job to complete' });
     const left = await t.database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.workspaceId, ws.id));
     assert.deepEqual(left.map((k) => k.id).sort(), [live.id, recentlyRevoked.id].sort());
   });
@@ -79,10 +67,11 @@ describe('background jobs', () => {
 
   it('retries a failing job with backoff, then dead-letters it', async () => {
     const id = await t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 'doomed' });
-    const failed = await waitFor('job to fail for good', async () => {
-      const job = await t.queue.engine.getJobById(alwaysFailsJob.name, id);
-      return job?.state === 'failed' ? job : undefined;
-    }, 30_000);
+    const failed = await poll(() => t.queue.engine.getJobById(alwaysFailsJob.name, id), (job) => job?.state === 'failed', {
+      what: 'the job to fail for good',
+      timeoutMs: 30_000,
+    });
+    assert.ok(failed);
     assert.equal(failed.retryCount, 2);
     assert.equal(failed.retryLimit, 2);
     assert.equal(failed.retryBackoff, true);

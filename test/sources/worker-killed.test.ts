@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
+import { poll } from '../support/poll.js';
 import { freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
@@ -57,14 +58,11 @@ describe('source ingestion survives a killed worker', { timeout: 120_000 }, () =
 
       second = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
       await second.waitForOutput(/Server listening/);
-      const deadline = Date.now() + 60_000;
-      let doc: Doc;
-      for (;;) {
-        doc = (await (await fetch(`${base}/v2/documents/public/${id}`, { headers })).json()) as Doc;
-        if (doc.linkedJobStatus === 'COMPLETED' || doc.linkedJobStatus === 'FAILED') break;
-        assert.ok(Date.now() < deadline, `still ${doc.linkedJobStatus}:\n${second.output()}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      const doc = await poll(
+        async () => (await (await fetch(`${base}/v2/documents/public/${id}`, { headers })).json()) as Doc,
+        (d) => d.linkedJobStatus === 'COMPLETED' || d.linkedJobStatus === 'FAILED',
+        { what: `source ${id} on the second process`, timeoutMs: 60_000, intervalMs: 250 },
+      );
       assert.equal(doc.linkedJobStatus, 'COMPLETED', doc.error);
       assert.equal(doc.linkedJobId, during.linkedJobId);
       assert.equal(doc.success, true);

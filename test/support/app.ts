@@ -1,3 +1,4 @@
+import './network-guard.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,11 @@ export interface TestApp {
   /** JSON log lines the app wrote (level debug and up). */
   logs: Record<string, unknown>[];
   request<T = unknown>(method: string, route: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  /**
+   * Has the workers of one queue fetch at once instead of at their next poll (at least 0.5 s
+   * apart): a test waiting for a job of that queue calls it each time it looks, as a faster poll would.
+   */
+  wakeWorkers(queue: string): void;
   /** Builds a second app (another "process") on the same database. */
   sibling(): Promise<TestApp>;
   close(): Promise<void>;
@@ -89,6 +95,10 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     PARLEY_DATA_DIR: dataDir,
     PARLEY_JOB_POLL_SECONDS: '0.5',
     PARLEY_JOB_SUPERVISE_SECONDS: '1',
+    // Each worker polls its queue twice a second: 2 ingestion workers and 1 of every other queue
+    // (instead of 8 and 4) keep an idle test app from spending its CPU on empty fetches.
+    PARLEY_WORKER_CONCURRENCY: '1',
+    PARLEY_INGEST_CONCURRENCY: '2',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];
@@ -133,6 +143,9 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     ports,
     logs,
     request,
+    wakeWorkers: (name) => {
+      for (const worker of queue.engine.getWipData()) if (worker.name === name) queue.engine.notifyWorker(worker.id);
+    },
     sibling: () => buildOn(database, dataDir, options),
     close: async () => {
       await app.close();

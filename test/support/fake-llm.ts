@@ -1,3 +1,4 @@
+import './network-guard.js';
 import { createHash } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

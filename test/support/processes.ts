@@ -4,8 +4,10 @@ import os from 'node:os';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { backend, createScratchPostgres } from './database.js';
+import { poll } from './poll.js';
+import { allowedPortsEnv, allowPort, recordViolation, VIOLATION_MARKER } from './network-guard.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,7 +19,9 @@ export interface Proc {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
-/** A free TCP port on 127.0.0.1. */
+const guardModule = pathToFileURL(path.join(repoRoot, 'test', 'support', 'network-guard.ts')).href;
+
+/** A free TCP port on 127.0.0.1, allowed by the network guard (a spawned process will listen on it). */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -26,38 +30,49 @@ export async function freePort(): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : 0;
   server.close();
   await once(server, 'close');
+  allowPort(port);
   return port;
 }
 
-/** Runs a script of this repository with tsx (no build step), capturing stdout and stderr. */
+/**
+ * Runs a script of this repository with tsx (no build step), capturing stdout and stderr. The
+ * process runs under the network guard, allowed what this one is allowed now; a violation it
+ * reports fails the current test here.
+ */
 export function spawnScript(script: string, args: string[], env: Record<string, string | undefined>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', guardModule, path.join(repoRoot, script), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: undefined, PARLEY_ADMIN_TOKEN: undefined, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: undefined,
+      PARLEY_ADMIN_TOKEN: undefined,
+      PARLEY_TEST_GUARD_CHILD: '1',
+      PARLEY_TEST_ALLOWED_PORTS: allowedPortsEnv(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
+  const collect = (chunk: Buffer) => {
+    const part = chunk.toString('utf8');
+    text += part;
+    for (const line of part.split('\n')) if (line.includes(VIOLATION_MARKER)) recordViolation(`in ${script}: ${line}`);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,
     output: () => text,
     exited,
-    waitForOutput: async (pattern, timeoutMs = 30_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = text.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${text}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    // 60 s: a process's first start creates and migrates its database, slow on a busy machine.
+    waitForOutput: async (pattern, timeoutMs = 60_000) => {
+      const match = await poll(() => text.match(pattern), (m) => m !== null || child.exitCode !== null, {
+        what: () => `${pattern} in the output of ${script}:\n${text}`,
+        timeoutMs,
+      });
+      if (!match) throw new Error(`did not see ${pattern} (exit ${child.exitCode}); output:\n${text}`);
+      return match;
     },
   };
 }

@@ -1,6 +1,7 @@
-import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
+import { ingestSourceJob } from '../../src/modules/sources/index.js';
 import type { TestApp } from './app.js';
+import { poll } from './poll.js';
 import { expectStatus } from './security.js';
 
 /** The wire `Document`. */
@@ -39,13 +40,11 @@ export async function waitForSource(
   done: (s: Source) => boolean = (s) => s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED',
   timeoutMs = 20_000,
 ): Promise<Source> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const source = await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
-    if (done(source)) return source;
-    assert.ok(Date.now() < deadline, `source ${id} stayed ${source.linkedJobStatus}: ${JSON.stringify(source)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const look = () => {
+    t.wakeWorkers(ingestSourceJob.name);
+    return expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
+  };
+  return poll(look, done, { what: `source ${id}`, timeoutMs, intervalMs: 100 });
 }
 
 /**

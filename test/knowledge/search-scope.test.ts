@@ -1,79 +1,11 @@
+// POST /v2/knowledge/public/search: security, what an agent's scope lets it find, validation, and
+// hostile queries.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, startTestApp } from '../support/app.js';
-import { makeTenant, type Tenant } from '../support/factories.js';
+import { makeTenant } from '../support/factories.js';
 import { assertError, expectStatus, securitySuite } from '../support/security.js';
-
-interface Content { title: string; mainKnowledge: string; questions: string[]; keywords: string[] }
-interface Article extends Content { id: string; parentFolderId: string; version: number; isDraft: boolean; updatedAt: string }
-interface Highlight { field: 'title' | 'questions' | 'keywords' | 'mainKnowledge'; snippet: string }
-interface Result { article: { id: string; title: string }; score: number; highlights: Highlight[] }
-
-const SEARCH = '/v2/knowledge/public/search';
-
-const CORPUS = {
-  refund: {
-    title: 'Refund policy',
-    questions: ['How can I get my money back?', 'Can I return an item?'],
-    keywords: ['refund', 'return'],
-    mainKnowledge: 'We refund purchases within 30 days of delivery. Refunds go back to the original payment method within five business days.',
-  },
-  shipping: {
-    title: 'Shipping times',
-    questions: ['When will my order arrive?'],
-    keywords: ['delivery', 'shipping'],
-    mainKnowledge: 'Standard shipping takes three to five business days. Express shipping arrives the next day.',
-  },
-  password: {
-    title: 'Reset your password',
-    questions: ['I forgot my password', 'I cannot log in'],
-    keywords: ['password', 'login'],
-    mainKnowledge: 'Open Settings and choose Reset password. We email you a link that stays valid for thirty minutes.',
-  },
-  deletion: {
-    title: 'Delete your account',
-    questions: ['How do I close my account?'],
-    keywords: ['account', 'privacy'],
-    mainKnowledge: 'Account deletion is permanent. Your invoices are kept for seven years as the law requires.',
-  },
-  invoices: {
-    title: 'Download invoices',
-    questions: ['Where can I find my receipts?'],
-    keywords: ['billing', 'invoice'],
-    mainKnowledge: 'Invoices are in Billing, under Documents. Each invoice is a PDF you can download or forward.',
-  },
-  address: {
-    title: 'Change your delivery address',
-    questions: ['I moved to a new house'],
-    keywords: ['address'],
-    mainKnowledge: 'You can change the address of an order until it ships. After that, contact the carrier.',
-  },
-  gift: {
-    title: 'Gift cards',
-    questions: ['Can I pay with a voucher?'],
-    keywords: ['voucher'],
-    mainKnowledge: 'Gift cards never expire and can be combined with other payment methods. A gift card cannot be exchanged for cash.',
-  },
-  subscription: {
-    title: 'Cancel a subscription',
-    questions: ['How do I stop paying every month?'],
-    keywords: ['subscription', 'cancel'],
-    mainKnowledge: 'Cancel from Account > Plan at any time. Your plan stays active until the end of the paid period; no partial refund is given.',
-  },
-} satisfies Record<string, Content>;
-type Name = keyof typeof CORPUS;
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const { k1, b } = { k1: 1.2, b: 0.75 };
-
-/** Scores never increase down the list; equal scores come in ascending id order. */
-function assertRanked(results: Result[]): void {
-  for (let i = 1; i < results.length; i += 1) {
-    const [prev, next] = [results[i - 1]!, results[i]!];
-    assert.ok(prev.score > next.score || (prev.score === next.score && prev.article.id < next.article.id),
-      `result ${i - 1} (${prev.article.id} ${prev.score}) before result ${i} (${next.article.id} ${next.score})`);
-  }
-}
+import { type Article, type Content, CORPUS, type Name, newArticleVia, type Result, SEARCH, searchHelpers, UNKNOWN } from './support.js';
 
 describe('knowledge search route', () => {
   let t: TestApp;
@@ -81,29 +13,7 @@ describe('knowledge search route', () => {
     t = await startTestApp();
   });
   after(() => t.close());
-
-  const ok = <T>(status: number, method: string, path: string, key: string, body?: unknown) => expectStatus<T>(t, status, method, path, key, body);
-  const fail = async (w: Tenant, body: unknown, status: number, message?: string | RegExp) =>
-    assertError(await t.request('POST', SEARCH, { key: w.readKey, body }), status, message);
-  const newFolder = async (w: Tenant, title = 'Help', parentFolderId?: string) =>
-    (await ok<{ id: string }>(201, 'POST', '/v2/hc-folders/public', w.key, { title, description: '', parentFolderId })).id;
-  const setFolderActive = (w: Tenant, id: string, title: string, active: boolean) =>
-    ok(200, 'PUT', `/v2/hc-folders/${id}/public`, w.key, { title, description: '', active });
-  const newArticle = (w: Tenant, parentFolderId: string, c: Content, extra: object = {}) =>
-    ok<Article>(201, 'POST', '/v2/hc-articles/public', w.key, { agentInstruction: '', escalation: false, ...c, parentFolderId, ...extra });
-  const newAgent = async (w: Tenant, name = 'Bot') => (await ok<{ id: string }>(201, 'POST', '/v2/bots/public', w.key, { name })).id;
-  const assign = async (w: Tenant, botId: string, ...folderIds: string[]) =>
-    assert.deepEqual(
-      await ok(200, 'POST', '/v2/hc-bot-folder-junctions/public', w.key, { junctions: folderIds.map((folderId) => ({ folderId, botId, action: 'ADD' })) }),
-      { status: true },
-    );
-  const search = async (w: Tenant, body: object) => {
-    const { results } = await ok<{ results: Result[] }>(200, 'POST', SEARCH, w.readKey, body);
-    assertRanked(results);
-    return results;
-  };
-  const ids = async (w: Tenant, query: string, extra: object = {}) => (await search(w, { query, ...extra })).map((r) => r.article.id);
-  const sorted = (list: string[]) => [...list].sort();
+  const { ok, fail, newFolder, setFolderActive, newArticle, newAgent, assign, search, ids, sorted } = searchHelpers(() => t);
 
   describe('security', () => {
     securitySuite(() => t, {
@@ -140,180 +50,6 @@ describe('knowledge search route', () => {
     });
   });
 
-  describe('ranking on a fixed corpus', () => {
-    let w: Tenant;
-    const id = {} as Record<Name, string>;
-    const names = new Map<string, Name>();
-    /** Result names, best first. */
-    const ranked = async (query: string, extra: object = {}) => (await ids(w, query, extra)).map((x) => names.get(x) ?? x);
-    before(async () => {
-      w = await makeTenant(t);
-      const folder = await newFolder(w, 'Help centre');
-      for (const name of Object.keys(CORPUS) as Name[]) {
-        id[name] = (await newArticle(w, folder, CORPUS[name])).id;
-        names.set(id[name], name);
-      }
-    });
-
-    it('ranks the article whose title is the query first', async () => {
-      assert.deepEqual(await ranked('Refund policy'), ['refund', 'subscription']);
-      assert.deepEqual(await ranked('Download invoices'), ['invoices', 'deletion']);
-      assert.deepEqual(await ranked('Cancel'), ['subscription']);
-    });
-
-    it('finds words that are only in one body', async () => {
-      assert.deepEqual(await ranked('exchanged for cash'), ['gift']);
-      assert.deepEqual(await ranked('thirty minutes'), ['password']);
-    });
-
-    it('finds an article through a paraphrase listed in its questions', async () => {
-      assert.deepEqual(await ranked('moved house'), ['address']);
-      assert.deepEqual(await ranked('Where are my receipts'), ['invoices']);
-    });
-
-    it('finds an article through its keywords alone, scored by per-field BM25', async () => {
-      const results = await search(w, { query: 'privacy' });
-      assert.deepEqual(results.map((r) => names.get(r.article.id)), ['deletion']);
-      // One keyword hit among 8 articles: idf ln(1 + 7.5/1.5); keyword field of 2 tokens, average 14/8 tokens; weight 2.
-      const keywordTokens = Object.values(CORPUS).reduce((sum, c) => sum + c.keywords.length, 0);
-      assert.equal(keywordTokens, 14);
-      const expected = Math.log(1 + 7.5 / 1.5) * ((2 * 1 * (k1 + 1)) / (1 + k1 * (1 - b + (b * 2) / (keywordTokens / 8))));
-      assert.ok(Math.abs(results[0]!.score - expected) < 1e-4, `${results[0]!.score} vs ${expected}`);
-    });
-
-    it('weighs title over keywords over body for the same word', async () => {
-      // 'delivery': in the address title, the shipping keywords and the refund body.
-      assert.deepEqual(await ranked('delivery'), ['address', 'shipping', 'refund']);
-      assert.deepEqual(await ranked('gift card delivery'), ['gift', 'address', 'shipping', 'refund']);
-    });
-
-    it('stems English words on both sides', async () => {
-      assert.deepEqual(await ranked('refunding'), ['refund', 'subscription']);
-      assert.deepEqual(await ranked('shipped'), ['shipping', 'address']);
-      assert.deepEqual(await ranked('deleting accounts and invoicing'), ['deletion', 'invoices', 'subscription']);
-    });
-
-    it('ranks several query words by their summed evidence', async () => {
-      assert.deepEqual(await ranked('delete account invoices'), ['deletion', 'invoices', 'subscription']);
-      assert.deepEqual(await ranked('password invoice'), ['password', 'invoices', 'deletion']);
-      assert.deepEqual(await ranked('Can I pay with a voucher?'), ['gift', 'subscription']);
-    });
-
-    it('finds nothing for stopwords only or words in no article', async () => {
-      for (const query of ['how do I', 'How do I ... ?', 'the', 'xylophone', 'zebra quokka']) {
-        assert.deepEqual(await search(w, { query }), [], query);
-      }
-    });
-
-    it('truncates to limit, default 10, keeping the order', async () => {
-      assert.deepEqual(await ranked('gift card delivery', { limit: 2 }), ['gift', 'address']);
-      assert.deepEqual(await ranked('gift card delivery', { limit: 1 }), ['gift']);
-      assert.deepEqual(await ranked('gift card delivery', { limit: 50 }), ['gift', 'address', 'shipping', 'refund']);
-      assert.deepEqual(await ranked('  refund  '), await ranked('refund'), 'the query is trimmed');
-    });
-
-    it('answers the documented article fields', async () => {
-      const [hit] = await search(w, { query: 'voucher' });
-      const created = (await ok<Article[]>(200, 'POST', '/v2/hc-articles/ids/public', w.readKey, { articleIds: [id.gift] }))[0]!;
-      assert.deepEqual(Object.keys(hit!).sort(), ['article', 'highlights', 'score']);
-      assert.deepEqual(hit!.article, {
-        id: id.gift, title: 'Gift cards', parentFolderId: created.parentFolderId, questions: CORPUS.gift.questions, keywords: CORPUS.gift.keywords,
-        escalation: false, public: false, version: 1, origin: 'API_CREATED', updatedAt: created.updatedAt,
-      });
-      assert.equal(typeof hit!.score, 'number');
-      assert.ok(hit!.score > 0);
-    });
-
-    it('breaks ties by article id and limits to 10 by default', async () => {
-      const same = await makeTenant(t);
-      const folder = await newFolder(same);
-      const made: string[] = [];
-      const hours = { title: 'Opening hours', mainKnowledge: 'We are open on weekdays, from nine to five, and closed on holidays.', questions: ['When are you open?', 'Are you closed on Sunday?'], keywords: ['hours', 'schedule'] };
-      for (let i = 0; i < 12; i += 1) made.push((await newArticle(same, folder, hours)).id);
-      await newArticle(same, folder, CORPUS.shipping);
-      const expected = sorted(made);
-      const results = await search(same, { query: 'opening hours' });
-      assert.deepEqual(results.map((r) => r.article.id), expected.slice(0, 10));
-      assert.equal(new Set(results.map((r) => r.score)).size, 1, 'identical articles score the same');
-      assert.deepEqual(await ids(same, 'opening hours', { limit: 50 }), expected);
-      assert.deepEqual(await ids(same, 'opening hours', { limit: 3 }), expected.slice(0, 3));
-      // Many query words summed over four fields: still exactly equal, still in id order.
-      const many = await search(same, { query: 'open hours weekdays nine five closed holidays sunday schedule', limit: 50 });
-      assert.deepEqual(many.map((r) => r.article.id).slice(0, 12), expected);
-      assert.equal(new Set(many.slice(0, 12).map((r) => r.score)).size, 1);
-    });
-  });
-
-  describe('highlights', () => {
-    let w: Tenant;
-    const id = {} as Record<Name, string>;
-    before(async () => {
-      w = await makeTenant(t);
-      const folder = await newFolder(w);
-      for (const name of Object.keys(CORPUS) as Name[]) id[name] = (await newArticle(w, folder, CORPUS[name])).id;
-    });
-    const marks = async (query: string) => (await search(w, { query })).map((r) => [r.article.id, r.highlights]);
-
-    it('marks the matching title, keywords and body passage, stemmed', async () => {
-      assert.deepEqual(await marks('refunding'), [
-        [id.refund, [
-          { field: 'title', snippet: '<mark>Refund</mark> policy' },
-          { field: 'keywords', snippet: '<mark>refund</mark>' },
-          { field: 'mainKnowledge', snippet: '<mark>refund</mark> purchases within 30 days of delivery. <mark>Refunds</mark> go back to the original payment method within five business days' },
-        ]],
-        [id.subscription, [
-          { field: 'mainKnowledge', snippet: 'time. Your plan stays active until the end of the paid period; no partial <mark>refund</mark> is given' },
-        ]],
-      ]);
-    });
-
-    it('marks only the questions that match', async () => {
-      assert.deepEqual(await marks('money back'), [
-        [id.refund, [
-          { field: 'questions', snippet: 'How can I get my <mark>money</mark> <mark>back</mark>?' },
-          { field: 'mainKnowledge', snippet: 'refund purchases within 30 days of delivery. Refunds go <mark>back</mark> to the original payment method within five business days' },
-        ]],
-      ]);
-      assert.deepEqual(await marks('moved house'), [[id.address, [{ field: 'questions', snippet: 'I <mark>moved</mark> to a new <mark>house</mark>' }]]]);
-    });
-
-    it('marks a body passage found by words of the body only', async () => {
-      assert.deepEqual(await marks('exchanged for cash'), [
-        [id.gift, [{ field: 'mainKnowledge', snippet: 'expire and can be combined with other payment methods. A gift card cannot be <mark>exchanged</mark> for <mark>cash</mark>' }]],
-      ]);
-    });
-
-    it('marks every field for a word found everywhere', async () => {
-      assert.deepEqual(await marks('I forgot my password'), [
-        [id.password, [
-          { field: 'title', snippet: 'Reset your <mark>password</mark>' },
-          { field: 'questions', snippet: 'I <mark>forgot</mark> my <mark>password</mark>' },
-          { field: 'keywords', snippet: '<mark>password</mark>' },
-          { field: 'mainKnowledge', snippet: 'Open Settings and choose Reset <mark>password</mark>. We email you a link that stays valid for thirty minutes' },
-        ]],
-      ]);
-    });
-  });
-
-  describe('highlights of articles holding markup', () => {
-    it('escapes the article text: a snippet\'s only markup is <mark> around matches', async () => {
-      const w = await makeTenant(t);
-      await newArticle(w, await newFolder(w), {
-        title: 'Refund <img src=x onerror=alert(1)> rules <mark>fake</mark>',
-        mainKnowledge: 'A <b>refund</b> takes <script>alert(2)</script> five days.',
-        questions: ['Is a <i>refund</i> possible?'],
-        keywords: ['<u>refund</u>'],
-      });
-      const [hit] = await search(w, { query: 'refund' });
-      assert.deepEqual(hit!.highlights.map((h) => h.field), ['title', 'questions', 'keywords', 'mainKnowledge']);
-      for (const { field, snippet } of hit!.highlights) {
-        assert.equal(snippet.match(/<mark>/g)?.length, 1, `${field}: ${snippet}`);
-        assert.ok(!snippet.replace(/<\/?mark>/g, '').includes('<'), `${field}: ${snippet}`);
-      }
-      assert.equal(hit!.highlights[0]!.snippet, '<mark>Refund</mark> &lt;img src=x onerror=alert(1)&gt; rules &lt;mark&gt;fake&lt;/mark&gt;');
-      assert.equal(hit!.highlights[1]!.snippet, 'Is a &lt;i&gt;<mark>refund</mark>&lt;/i&gt; possible?');
-    });
-  });
 
   describe('scope', () => {
     it('never finds drafts; finds their text once published', async () => {
@@ -539,12 +275,3 @@ describe('knowledge search route', () => {
     });
   });
 });
-
-/** Creates a folder and an article as `owner` (for the security suite, which has no helpers of this file). */
-async function newArticleVia(t: TestApp, owner: Tenant, title: string): Promise<string> {
-  const folder = await expectStatus<{ id: string }>(t, 201, 'POST', '/v2/hc-folders/public', owner.key, { title: 'Help', description: '' });
-  const article = await expectStatus<{ id: string }>(t, 201, 'POST', '/v2/hc-articles/public', owner.key, {
-    title, mainKnowledge: `About ${title}`, agentInstruction: '', questions: [], keywords: [], escalation: false, parentFolderId: folder.id,
-  });
-  return article.id;
-}
