@@ -16,6 +16,8 @@ import type { RegisteredJob } from './jobs/job.js';
 import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKey } from './modules/api-keys/index.js';
+import { attachCpuPool } from './workers/by-config.js';
+import { type CpuPool, createCpuPool } from './workers/pool.js';
 import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
@@ -50,6 +52,8 @@ export interface Runtime {
   queue: JobQueue;
   log: Logger;
   clock: Clock;
+  /** Threads for extraction and the built-in engine (PARLEY_CPU_THREADS). */
+  cpuPool: CpuPool;
   app?: FastifyInstance;
   lock?: DataDirLock;
   stop(): Promise<void>;
@@ -89,7 +93,9 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
     await queue.start();
     if (options.bootstrap) await bootstrapFirstWorkspace(database, clock, config);
 
-    const runtime: Runtime = { config, database, queue, log, clock, lock, stop: async () => undefined };
+    const cpuPool = createCpuPool(config, log);
+    attachCpuPool(config, cpuPool);
+    const runtime: Runtime = { config, database, queue, log, clock, cpuPool, lock, stop: async () => undefined };
     if (options.http) {
       const app = await buildApp({ config, database, queue, clock, logger: log });
       await app.listen({ host: config.host, port: config.port });
@@ -108,6 +114,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
         if (runtime.app) await runtime.app.close();
         await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
         await closeIngestRuntime(config);
+        await cpuPool.close();
         await database?.close();
         lock?.release();
         log.info('stopped');

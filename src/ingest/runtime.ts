@@ -1,7 +1,10 @@
 import type { Config } from '../config/config.js';
 import { HostLimiter } from './crawl/crawler.js';
 import { RobotsCache } from './crawl/robots.js';
+import { type LinkScan } from './crawl/links.js';
+import type { Extracted, ExtractInput } from './extract/index.js';
 import { type ClosableSafeFetch, createSafeFetch } from './fetch/safe-fetch.js';
+import { cpuPoolOf } from '../workers/by-config.js';
 
 /**
  * The outbound side of one process: one safeFetch (one connection pool), one robots.txt cache and
@@ -12,6 +15,10 @@ export interface IngestRuntime {
   readonly robots: RobotsCache;
   readonly limiter: HostLimiter;
   readonly userAgent: string;
+  /** Extraction of fetched or uploaded bytes, in the CPU pool (off the event loop). */
+  readonly extract: (input: ExtractInput, options?: { signal?: AbortSignal }) => Promise<Extracted>;
+  /** The deep crawl's link scan of a page, in the CPU pool. */
+  readonly scanLinks: (page: LinkScan, signal: AbortSignal) => Promise<string[]>;
 }
 
 const runtimes = new WeakMap<Config, IngestRuntime>();
@@ -32,6 +39,8 @@ export function ingestRuntime(config: Config): IngestRuntime {
       robots: new RobotsCache(fetch, config.fetch.userAgent),
       limiter: new HostLimiter({ perHost: config.ingest.perHost, delayMs: config.ingest.hostDelayMs }),
       userAgent: config.fetch.userAgent,
+      extract: (input, options) => cpuPoolOf(config).run('extract', input, options),
+      scanLinks: (page, signal) => cpuPoolOf(config).run('links', page, { signal }),
     };
     runtimes.set(config, runtime);
   }

@@ -13,6 +13,8 @@ import type { RegisteredJob } from '../../src/jobs/job.js';
 import { closeIngestRuntime } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
+import { attachCpuPool } from '../../src/workers/by-config.js';
+import { createCpuPool } from '../../src/workers/pool.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -89,6 +91,8 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   const logger = pino({ level: config.logLevel }, sink);
   const clock = options.clock ?? systemClock;
   if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
+  const cpuPool = createCpuPool(config, logger);
+  attachCpuPool(config, cpuPool);
   const queue = new JobQueue({ database, config, clock, log: logger, jobs: options.jobs ?? jobRegistry });
   await queue.start();
   if (options.work) await queue.work();
@@ -125,6 +129,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
       await app.close();
       await queue.stop({ graceful: false, timeoutMs: 1000 });
       await closeIngestRuntime(config);
+      await cpuPool.close();
     },
   };
   return self;

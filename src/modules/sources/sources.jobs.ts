@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { inTransaction } from '../../db/database.js';
 import { storableText } from '../../http/text-guard.js';
 import { defineJob, defineOrphanSweep, type JobContext } from '../../jobs/job.js';
-import { detectContentKind, extractContent, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
+import { detectContentKind, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
+import { ingestRuntime } from '../../ingest/runtime.js';
 import { compareContent, contentFingerprint } from './changes.js';
 import { FETCHERS, IngestFailure } from './fetchers.js';
 import { claimJob, failOrphanedJobs, finishJob, type NewSource, type SourceRow } from './sources.repository.js';
@@ -78,8 +79,11 @@ async function process(ctx: JobContext, source: SourceRow, refresh: boolean): Pr
   if (!kind) throw new IngestFailure(`unsupported content type: ${outcome.contentType ?? 'unknown'}`);
   let extracted;
   try {
-    extracted = await extractContent({ ...outcome, contentType: MIME_TYPE_OF_KIND[kind] });
+    const { body, charset, filename, url } = outcome;
+    extracted = await ingestRuntime(ctx.config).extract({ body, charset, filename, url, contentType: MIME_TYPE_OF_KIND[kind] }, { signal: ctx.signal });
   } catch (error) {
+    // A stopping worker or an expired lease: the job is retried, the source not failed.
+    ctx.signal.throwIfAborted();
     if (error instanceof UnsupportedContentError) throw new IngestFailure(error.message);
     throw new IngestFailure(`could not extract the ${kind} content: ${(error as Error).message}`);
   }

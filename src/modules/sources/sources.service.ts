@@ -288,6 +288,7 @@ export async function deepCrawl(ctx: RequestContext, input: DeepCrawlInput, sign
     fetch: runtime.fetch,
     robots: runtime.robots,
     limiter: runtime.limiter,
+    scanLinks: runtime.scanLinks,
     ...(signal ? { signal } : {}),
   });
   return { data: result.urls, message: result.message };
