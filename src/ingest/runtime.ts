@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import { HostLimiter } from './crawl/crawler.js';
 import { RobotsCache } from './crawl/robots.js';
-import { type LinkScan } from './crawl/links.js';
+import type { LinkScan } from './crawl/links.js';
 import type { Extracted, ExtractInput } from './extract/index.js';
 import { type ClosableSafeFetch, createSafeFetch } from './fetch/safe-fetch.js';
 import { cpuPoolOf } from '../workers/by-config.js';
