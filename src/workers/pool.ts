@@ -53,7 +53,7 @@ export function createCpuPool(config: Pick<Config, 'cpuThreads'>, log?: Logger):
     maxThreads: config.cpuThreads,
     idleTimeout: IDLE_TIMEOUT_MS,
   });
-  // A thread that dies outside a task (out of memory, a crash in a native module) is replaced.
+  // A thread that fails outside a task is logged; the next task starts a new thread if needed.
   piscina.on('error', (error: unknown) => log?.error({ err: error }, 'a CPU pool thread failed'));
   log?.debug({ threads: config.cpuThreads }, 'CPU pool ready');
   let closed: Promise<void> | undefined;
