@@ -1,7 +1,7 @@
 // Shared helpers for benchmarks: free ports, a Parley server in a child process, scratch databases.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,16 @@ export function freePort(): Promise<number> {
       server.close(() => (port ? resolve(port) : reject(new Error('could not read the free port'))));
     });
   });
+}
+
+/** Writes a run's raw results to bench/results/<name>-<timestamp>.json (with the machine) and prints where. */
+export async function writeResults(name: string, startedAt: Date, results: object): Promise<void> {
+  const folder = path.join(ROOT, 'bench', 'results');
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, `${name}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { node: process.version, cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model };
+  await writeFile(file, `${JSON.stringify({ startedAt, machine, ...results }, null, 2)}\n`);
+  process.stdout.write(`\nResults written to ${path.relative(ROOT, file)}\n`);
 }
 
 /** Reads a positive integer from an environment variable, or returns the default. */
@@ -139,6 +149,8 @@ export interface StartServerOptions {
   env: Record<string, string>;
   /** Time allowed for the build (bin/parley.js rebuilds a stale dist/), migrations and readiness. */
   readyTimeoutMs?: number;
+  /** Options for node itself, before bin/parley.js (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 /** The benchmark's environment without the variables that would change how the server runs. */
@@ -224,7 +236,7 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<ServerEx
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://${LOOPBACK}:${port}`;
-  const child = spawn(process.execPath, ['bin/parley.js', 'serve', '--port', String(port)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/parley.js', 'serve', '--port', String(port)], {
     cwd: ROOT,
     env: cleanEnv({ HOST: LOOPBACK, ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -382,10 +394,11 @@ export async function onServer<R extends { error?: string }>(
   report: R,
   work: (server: RunningServer) => Promise<void>,
   extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): Promise<R> {
   const { env, cleanup } = await backend.prepare();
   try {
-    const server = await startServer({ env: { ...env, ...extraEnv } });
+    const server = await startServer({ env: { ...env, ...extraEnv }, nodeArgs });
     try {
       await work(server);
     } finally {

@@ -20,6 +20,7 @@ import type { RegisteredJob } from './jobs/job.js';
 import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKey } from './modules/api-keys/index.js';
+import { type CpuPool, createCpuPool } from './workers/pool.js';
 import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
@@ -54,6 +55,8 @@ export interface PortsOptions {
   queue: JobQueue;
   log: Logger;
   clock?: Clock;
+  /** Threads for extraction and the built-in engine (PARLEY_CPU_THREADS), behind `llm` and `outbound`. */
+  cpuPool: CpuPool;
   /** Replaces the configured model (tests pass a fake). */
   llm?: LlmProvider;
   /** Replaces the outbound side (tests pass a fake). */
@@ -71,8 +74,8 @@ export function createPorts(options: PortsOptions): Ports {
   return {
     db: database.db,
     queue,
-    llm: options.llm ?? createLlm(config),
-    outbound: options.outbound ?? createOutbound(config),
+    llm: options.llm ?? createLlm(config, options.cpuPool),
+    outbound: options.outbound ?? createOutbound(config, options.cpuPool),
     events: new EventBus([...eventListeners, ...(options.listeners ?? [])], log),
     clock: options.clock ?? systemClock,
     log,
@@ -84,6 +87,8 @@ export interface Runtime {
   config: Config;
   database: Database;
   ports: Ports;
+  /** The CPU pool behind the ports, closed at shutdown. */
+  cpuPool: CpuPool;
   app?: FastifyInstance;
   lock?: DataDirLock;
   stop(): Promise<void>;
@@ -120,10 +125,11 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
     if (config.llm.embeddingModel) await enableVectorSupport(database, log);
     const queue = new JobQueue({ database, config, log, jobs: options.jobs ?? jobRegistry });
     await queue.start();
-    const ports = createPorts({ config, database, queue, log });
+    const cpuPool = createCpuPool(config, log);
+    const ports = createPorts({ config, database, queue, log, cpuPool });
     if (options.bootstrap) await bootstrapFirstWorkspace(ports);
 
-    const runtime: Runtime = { config, database, ports, lock, stop: async () => undefined };
+    const runtime: Runtime = { config, database, ports, cpuPool, lock, stop: async () => undefined };
     if (options.http) {
       const app = await buildApp({ ports, database });
       await app.listen({ host: config.host, port: config.port });
@@ -142,6 +148,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
         if (runtime.app) await runtime.app.close();
         await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
         await ports.outbound.close();
+        await cpuPool.close();
         await database?.close();
         lock?.release();
         log.info('stopped');

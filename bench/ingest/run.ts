@@ -5,38 +5,11 @@
 // Env: BENCH_PAGES, BENCH_CONCURRENCY (PARLEY_INGEST_CONCURRENCY, default 8), BENCH_PER_HOST
 // (PARLEY_INGEST_PER_HOST, default 8), BENCH_HOST_DELAY_MS (PARLEY_INGEST_HOST_DELAY_MS, default 0).
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { extractContent } from '../../src/ingest/extract/index.js';
+import { page, startHelpSite } from './site.js';
 import { type Backend, type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, onServer, positiveIntEnv, sleep } from '../support.js';
-
-const TOPICS = ['billing', 'refunds', 'shipping', 'accounts', 'passwords', 'invoices', 'teams', 'exports', 'integrations', 'security'];
-const SENTENCES = [
-  'Open the settings page and choose the section that matches your question.',
-  'Changes take effect immediately and are recorded in the audit log of your workspace.',
-  'If the option is greyed out, ask an administrator of your team to grant you the permission.',
-  'Customers on the annual plan are billed once a year on the anniversary of their subscription.',
-  'You can download a copy of every document as a PDF from the history tab.',
-  'Our support team answers within one business day, and faster for urgent incidents.',
-  'When an import fails, the error message names the line and the column that could not be read.',
-  'Refunds are processed to the original payment method within five to ten business days.',
-];
-
-function page(i: number): string {
-  const topic = TOPICS[i % TOPICS.length]!;
-  const paragraphs = Array.from({ length: 8 + (i % 5) }, (_, p) => `${SENTENCES[(i + p) % SENTENCES.length]} ${SENTENCES[(i * 3 + p) % SENTENCES.length]} (${topic} note ${i}.${p})`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>How ${topic} works, part ${i} | Example Help Center</title>
-<link rel="stylesheet" href="/style.css"><script>window.analytics = { page: ${i} };</script></head><body>
-<div class="cookie-banner">We use cookies to improve your experience. <button>Accept</button></div>
-<header><a href="/">Example</a><nav><ul>${TOPICS.map((t) => `<li><a href="/topics/${t}">${t}</a></li>`).join('')}</ul></nav></header>
-<main><article><h1>How ${topic} works, part ${i}</h1>
-${paragraphs.map((p, n) => (n === 3 ? `<h2>Step by step</h2><ol><li>${p}</li><li>${SENTENCES[n % SENTENCES.length]}</li></ol>` : `<p>${p}</p>`)).join('\n')}
-<table><tr><th>Plan</th><th>Limit</th></tr><tr><td>Starter</td><td>${i % 50} seats</td></tr><tr><td>Business</td><td>${100 + i} seats</td></tr></table>
-</article><aside class="related"><h3>Related articles</h3><ul><li><a href="/articles/${i + 1}">Next</a></li><li><a href="/articles/${i + 2}">More</a></li></ul></aside></main>
-<footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
-}
 
 interface BackendReport {
   backend: BackendName;
@@ -111,14 +84,7 @@ async function main(): Promise<number> {
     PARLEY_INGEST_HOST_DELAY_MS: process.env.BENCH_HOST_DELAY_MS ?? '0',
     PARLEY_JOB_POLL_SECONDS: '0.5',
   };
-  const site = createServer((req, res) => {
-    const match = /^\/articles\/(\d+)$/.exec(req.url ?? '');
-    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    if (!match) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(Number(match[1])));
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const { origin, server: site } = await startHelpSite();
 
   const extractor = await extractorOnly(pages);
   process.stderr.write(`bench: extractor alone ${extractor.pagesPerMinute.toFixed(0)} pages/min\n`);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { version } from '../version.js';
@@ -50,6 +51,7 @@ const envSchema = z.object({
   PARLEY_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   PARLEY_LLM_RETRY_DELAY_MS: positiveInt.default(1000),
   PARLEY_KNOWLEDGE_CONCURRENCY: positiveInt.default(2),
+  PARLEY_CPU_THREADS: z.coerce.number().int().min(0).max(64).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -114,6 +116,8 @@ export interface Config {
   };
   /** Knowledge-generation jobs run at once in each worker process. */
   readonly knowledgeConcurrency: number;
+  /** Worker threads for extraction and the built-in engine; 0 runs that work on the event loop. */
+  readonly cpuThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -167,7 +171,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     llm,
     knowledgeConcurrency: e.PARLEY_KNOWLEDGE_CONCURRENCY,
+    cpuThreads: e.PARLEY_CPU_THREADS ?? defaultCpuThreads(),
   });
+}
+
+/** One thread per core but one, which the event loop keeps: the API answers while the pool works. */
+export function defaultCpuThreads(): number {
+  return Math.max(1, os.availableParallelism() - 1);
 }
 
 /**

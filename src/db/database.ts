@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { yieldBetweenQueries } from './pglite-yield.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -41,6 +42,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       ? new PGlite({ loadDataDir: target.loadDataDir, extensions })
       : new PGlite(target.dataDir ?? 'memory://', { extensions });
     await pglite.waitReady;
+    yieldBetweenQueries(pglite);
     const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
     return { kind: 'pglite', db, pglite, close: () => pglite.close() };
   }

@@ -1,7 +1,10 @@
 import type { Config } from '../config/config.js';
 import { HostLimiter } from './crawl/crawler.js';
 import { RobotsCache } from './crawl/robots.js';
+import type { LinkScan } from './crawl/links.js';
+import type { Extracted, ExtractInput } from './extract/index.js';
 import { createSafeFetch, type SafeFetch } from './fetch/safe-fetch.js';
+import type { CpuPool } from '../workers/pool.js';
 
 /**
  * The outbound side of one process: one safeFetch (one connection pool), one robots.txt cache and
@@ -12,12 +15,16 @@ export interface Outbound {
   readonly robots: RobotsCache;
   readonly limiter: HostLimiter;
   readonly userAgent: string;
-  /** Closes the connection pool (at shutdown). */
+  /** Extraction of fetched or uploaded bytes, in the CPU pool (off the event loop). */
+  readonly extract: (input: ExtractInput, options?: { signal?: AbortSignal }) => Promise<Extracted>;
+  /** The deep crawl's link scan of a page, in the CPU pool. */
+  readonly scanLinks: (page: LinkScan, signal: AbortSignal) => Promise<string[]>;
+  /** Closes the connection pool (at shutdown; the CPU pool is closed by its owner). */
   close(): Promise<void>;
 }
 
 /** The `outbound` port of a process, built once at start (a test app builds its own). */
-export function createOutbound(config: Config): Outbound {
+export function createOutbound(config: Config, pool: CpuPool): Outbound {
   const fetch = createSafeFetch({
     allowPrivate: config.fetch.allowPrivate,
     userAgent: config.fetch.userAgent,
@@ -30,6 +37,8 @@ export function createOutbound(config: Config): Outbound {
     robots: new RobotsCache(fetch, config.fetch.userAgent),
     limiter: new HostLimiter({ perHost: config.ingest.perHost, delayMs: config.ingest.hostDelayMs }),
     userAgent: config.fetch.userAgent,
+    extract: (input, options) => pool.run('extract', input, options),
+    scanLinks: (page, signal) => pool.run('links', page, { signal }),
     close: () => fetch.close(),
   };
 }

@@ -18,6 +18,7 @@ import type { Outbound } from '../../src/ingest/runtime.js';
 import { JobQueue } from '../../src/jobs/queue.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
 import { createPorts } from '../../src/runtime.js';
+import { createCpuPool } from '../../src/workers/pool.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -111,8 +112,9 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   const logger = pino({ level: config.logLevel }, sink);
   if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
   const queue = new JobQueue({ database, config, log: logger, jobs: options.jobs ?? jobRegistry });
+  const cpuPool = createCpuPool(config, logger);
   await queue.start();
-  const ports = createPorts({ config, database, queue, log: logger, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });
+  const ports = createPorts({ config, database, queue, log: logger, cpuPool, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });
   if (options.work) await queue.work(ports);
   const app = await buildApp({ ports, database });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -151,6 +153,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
       await app.close();
       await queue.stop({ graceful: false, timeoutMs: 1000 });
       await ports.outbound.close();
+      await cpuPool.close();
     },
   };
   return self;

@@ -25,7 +25,9 @@ import { cosineSimilarity, normalizeText, splitSentences, stripMarkdown, termVec
  * operation with a null id (ADD_ARTICLE_TO_FOLDER with folderId null, UPDATE_ARTICLE with
  * articleId null), and the caller fails the job with the reason.
  */
-export type KnowledgeOperation = 'ADD_ARTICLE_TO_FOLDER' | 'UPDATE_ARTICLE' | 'DO_NOTHING';
+export type KnowledgeOperation = (typeof KNOWLEDGE_OPERATIONS)[number];
+/** The operations of a decision, in this order (the same as the sources module's linked operations). */
+export const KNOWLEDGE_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
 
 export interface ExistingArticle {
   id: string;

@@ -11,7 +11,7 @@ import { FetchError, type SafeFetch } from '../fetch/safe-fetch.js';
 import { compileFilters } from './filters.js';
 import type { Filter } from './filters.js';
 import { HostLimiter } from './host-limiter.js';
-import { decodeHtml, extractLinks } from './links.js';
+import { type LinkScan, scanPageLinks } from './links.js';
 import { RobotsCache } from './robots.js';
 import { parseSitemap } from './sitemap.js';
 import { isSameSite, looksLikeAsset, normalizeUrl } from './url.js';
@@ -44,6 +44,8 @@ export interface CrawlOptions {
   robots?: RobotsCache;
   /** Shared per-host limiter (so crawls and ingestion jobs are polite together). */
   limiter?: HostLimiter;
+  /** Scans a page for links off the event loop (the CPU pool); inline when absent. */
+  scanLinks?: (page: LinkScan, signal: AbortSignal) => Promise<string[]>;
   signal?: AbortSignal;
 }
 
@@ -308,7 +310,19 @@ class Crawl {
     const kind = pageKind(response.contentType, response.body);
     if (kind === 'other' || !this.claimContent(response.body, { seq: item.seq, url })) return;
     if (kind === 'html' && item.depth < this.maxDepth) {
-      for (const link of extractLinks(decodeHtml(response.body, response.charset), url)) this.enqueue(link, item.depth + 1);
+      for (const link of await this.links({ body: response.body, charset: response.charset, url })) this.enqueue(link, item.depth + 1);
+    }
+  }
+
+  /** A page's links; none when the crawl stopped meanwhile or the scan failed (counted as an error). */
+  private async links(page: LinkScan): Promise<string[]> {
+    if (!this.options.scanLinks) return scanPageLinks(page);
+    try {
+      const links = await this.options.scanLinks(page, this.controller.signal);
+      return this.stopped ? [] : links;
+    } catch {
+      if (!this.stopped) this.stats.errors++;
+      return [];
     }
   }
 

@@ -47,6 +47,19 @@ function hrefOf(tag: string): string | null {
   return decodeAttribute(match[1] ?? match[2] ?? match[3] ?? '').trim();
 }
 
+/** A fetched HTML page whose links the crawl follows (plain data: it may be sent to a worker thread). */
+export interface LinkScan {
+  body: Uint8Array;
+  charset: string | null;
+  /** The page's URL after redirects, which relative links resolve against. */
+  url: string;
+}
+
+/** The links of a fetched page: decode, then scan (what a CPU pool thread runs for the crawl). */
+export function scanPageLinks(page: LinkScan): string[] {
+  return extractLinks(decodeHtml(page.body, page.charset), page.url);
+}
+
 /** Decodes (the scanned start of) a page body for link scanning. */
 export function decodeHtml(body: Uint8Array, charset: string | null): string {
   // The extractors' decoder: BOM, then the header charset, then <meta charset>, else UTF-8.

@@ -5,9 +5,9 @@ import { detectContentKind } from './detect.js';
 import { extractHtml } from './html.js';
 import { extractMarkdown, extractText } from './plain.js';
 import { tidyParagraphs } from './text.js';
-import { type Extracted, UnsupportedContentError } from './types.js';
+import { type Extracted, type ExtractInput, UnsupportedContentError } from './types.js';
 
-export type { ContentKind, Extracted } from './types.js';
+export type { ContentKind, Extracted, ExtractInput } from './types.js';
 export { UnsupportedContentError } from './types.js';
 export { decodeText } from './decode.js';
 export { detectContentKind, MIME_TYPE_OF_KIND } from './detect.js';
@@ -20,13 +20,8 @@ function describeType(contentType: string | null | undefined, filename: string |
   return filename ? `unknown (${filename.split(/[\\/]/).pop()})` : 'unknown';
 }
 
-export async function extractContent(input: {
-  body: Uint8Array;
-  contentType?: string | null;
-  charset?: string | null;
-  filename?: string | null;
-  url?: string | null;
-}): Promise<Extracted> {
+/** Bytes to title and paragraphs with the extractor of their type; UnsupportedContentError says why not. */
+export async function extractContent(input: ExtractInput): Promise<Extracted> {
   const filename = input.filename ?? (input.url ? new URL(input.url, 'http://x').pathname : null);
   const kind = detectContentKind({ contentType: input.contentType, filename, body: input.body });
   if (kind === null) throw new UnsupportedContentError(`unsupported content type: ${describeType(input.contentType, input.filename)}`);

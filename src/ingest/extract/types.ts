@@ -5,6 +5,15 @@ export interface Extracted {
   paragraphs: string[];
 }
 
+/** What an extractor reads: the bytes and what the response or the upload said about them. */
+export interface ExtractInput {
+  body: Uint8Array;
+  contentType?: string | null;
+  charset?: string | null;
+  filename?: string | null;
+  url?: string | null;
+}
+
 export type ContentKind = 'html' | 'pdf' | 'docx' | 'markdown' | 'text';
 
 /** Thrown for content we cannot extract; the message is user-facing, e.g. 'unsupported content type: image/png'. */

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
-import { decide, type ExistingArticle, type FolderOption, type KnowledgeOperation } from '../../ai/builtin/decide.js';
+import { decide, type ExistingArticle, type FolderOption, KNOWLEDGE_OPERATIONS, type KnowledgeOperation } from '../../ai/builtin/decide.js';
 import { similarity, splitSentences } from '../../ai/builtin/text.js';
 import { treeTemplate } from '../../ai/builtin/tree.js';
 import type { LlmTask } from '../../ai/index.js';
-import { LINKED_OPERATIONS } from '../sources/index.js';
 
 /**
  * The AI tasks of knowledge generation: one prompt and one schema each, answered by a model or by
@@ -32,7 +31,9 @@ const articleContentSchema = z.object({
 export type GeneratedArticle = z.infer<typeof articleContentSchema>;
 
 export const generationOutputSchema = z.object({
-  operation: z.enum(LINKED_OPERATIONS),
+  // The AI layer's own list (equal to the sources' LINKED_OPERATIONS): a CPU pool thread loads this
+  // file, and importing the sources module would load the whole application into every thread.
+  operation: z.enum(KNOWLEDGE_OPERATIONS),
   articleId: z.string().nullable().describe('the article to update (UPDATE_ARTICLE) or that already covers the text (DO_NOTHING)'),
   folderId: z.string().nullable().describe('the folder of the new article (ADD_ARTICLE_TO_FOLDER)'),
   reason: z.string(),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { OrphanSweep } from '../../jobs/job.js';
 import { storableText } from '../../http/text-guard.js';
-import { detectContentKind, extractContent, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
+import { detectContentKind, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
 import { compareContent, contentFingerprint } from './changes.js';
 import { FETCHERS, IngestFailure } from './fetchers.js';
 import { ingestSourceJob } from './sources.jobs.js';
@@ -68,8 +68,11 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
   if (!kind) throw new IngestFailure(`unsupported content type: ${outcome.contentType ?? 'unknown'}`);
   let extracted;
   try {
-    extracted = await extractContent({ ...outcome, contentType: MIME_TYPE_OF_KIND[kind] });
+    const { body, charset, filename, url } = outcome;
+    extracted = await ctx.outbound.extract({ body, charset, filename, url, contentType: MIME_TYPE_OF_KIND[kind] }, ctx.signal ? { signal: ctx.signal } : {});
   } catch (error) {
+    // A stopping worker or an expired lease: the job is retried, the source not failed.
+    ctx.signal?.throwIfAborted();
     if (error instanceof UnsupportedContentError) throw new IngestFailure(error.message);
     throw new IngestFailure(`could not extract the ${kind} content: ${(error as Error).message}`);
   }

@@ -289,6 +289,7 @@ export async function deepCrawl(ctx: WorkspaceContext, input: DeepCrawlInput, si
     fetch: outbound.fetch,
     robots: outbound.robots,
     limiter: outbound.limiter,
+    scanLinks: outbound.scanLinks,
     ...(signal ? { signal } : {}),
   });
   return { data: result.urls, message: result.message };

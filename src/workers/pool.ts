@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import { type CpuWork, type CpuWorkKind, runCpuWork } from './cpu-work.js';
+import type { CpuOutcome, CpuTask } from './cpu-worker.js';
+import { fromWireError } from './errors.js';
+
+export type { BuiltinCall, CpuWork, CpuWorkKind, LinkScan } from './cpu-work.js';
+
+/**
+ * A thread's node flags: the process's, less preloaded TypeScript files (`--import x.ts`, the test
+ * network guard): a thread registers the tsx loader asynchronously, so a .ts preload after it fails
+ * to load and the thread never starts. The tsx loader itself (`--import tsx`) is kept.
+ */
+export function threadExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i += 1) {
+    const arg = execArgv[i]!;
+    if (arg === '--import' && /\.[cm]?ts$/.test(execArgv[i + 1] ?? '')) {
+      i += 1;
+      continue;
+    }
+    if (/^--import=.*\.[cm]?ts$/.test(arg)) continue;
+    kept.push(arg);
+  }
+  return kept;
+}
+
+/**
+ * Where CPU-bound work runs (extraction, link scanning, the built-in engine): a pool of worker
+ * threads, so the event loop keeps answering requests while the embedded job worker is busy.
+ */
+export interface CpuPool {
+  /** Worker threads; 0 when the work runs inline on the event loop. */
+  readonly threads: number;
+  /**
+   * Runs one piece of work. Errors keep their class and message (LlmError, UnsupportedContentError);
+   * an aborted signal rejects with its reason, and stops the thread if the work had started.
+   */
+  run<K extends CpuWorkKind>(kind: K, input: CpuWork[K]['input'], options?: { signal?: AbortSignal }): Promise<CpuWork[K]['output']>;
+  /** Stops the threads (work still running is abandoned: shutdown stops the jobs first). */
+  close(): Promise<void>;
+}
+
+/** A thread idle this long exits; the next piece of work starts one again (about a second). */
+const IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/** The same work on the event loop: PARLEY_CPU_THREADS=0, and code that has no pool (the CLI). */
+export const inlineCpuPool: CpuPool = Object.freeze({
+  threads: 0,
+  async run<K extends CpuWorkKind>(kind: K, input: CpuWork[K]['input'], options: { signal?: AbortSignal } = {}) {
+    options.signal?.throwIfAborted();
+    return await runCpuWork(kind, input);
+  },
+  close: async () => undefined,
+});
+
+/** The worker entry next to this module: cpu-worker.ts under tsx (tests, benches), cpu-worker.js in dist/. */
+export function cpuWorkerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return path.join(path.dirname(here), `cpu-worker${path.extname(here)}`);
+}
+
+/** The pool of a process, PARLEY_CPU_THREADS threads started on first use (0: inline). */
+export function createCpuPool(config: Pick<Config, 'cpuThreads'>, log?: Logger): CpuPool {
+  if (config.cpuThreads === 0) return inlineCpuPool;
+  const piscina = new Piscina<CpuTask, CpuOutcome>({
+    filename: pathToFileURL(cpuWorkerFile()).href,
+    execArgv: threadExecArgv(process.execArgv),
+    minThreads: 0,
+    maxThreads: config.cpuThreads,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  // A thread that fails outside a task is logged; the next task starts a new thread if needed.
+  piscina.on('error', (error: unknown) => log?.error({ err: error }, 'a CPU pool thread failed'));
+  log?.debug({ threads: config.cpuThreads }, 'CPU pool ready');
+  let closed: Promise<void> | undefined;
+  return {
+    threads: config.cpuThreads,
+    async run<K extends CpuWorkKind>(kind: K, input: CpuWork[K]['input'], options: { signal?: AbortSignal } = {}) {
+      const { signal } = options;
+      signal?.throwIfAborted();
+      let outcome: CpuOutcome;
+      try {
+        outcome = await piscina.run({ kind, input }, signal ? { signal } : {});
+      } catch (error) {
+        // piscina's own AbortError becomes the signal's reason, as inline work would throw.
+        signal?.throwIfAborted();
+        throw error;
+      }
+      if (!outcome.ok) throw fromWireError(outcome.error);
+      return outcome.output as CpuWork[K]['output'];
+    },
+    close() {
+      closed ??= piscina.destroy();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { LlmTask } from '../ai/provider.js';
+import { generateKnowledgeTask, initializeTreeTask } from '../modules/generation/generation.tasks.js';
+
+/**
+ * Every LlmTask whose built-in method may run in the CPU pool. Functions cannot cross threads, so
+ * the main thread sends a task's name and the worker looks the task up here. Adding a task is one
+ * line in this list (test/workers/pool.test.ts checks that every `*.tasks.ts` task is listed).
+ */
+const TASKS = (): readonly LlmTask<never, unknown>[] => [
+  generateKnowledgeTask,
+  initializeTreeTask,
+];
+
+let byName: ReadonlyMap<string, LlmTask<never, unknown>> | undefined;
+
+/** The tasks by name, built on first use (the list is read late so import cycles cannot empty it). */
+export function builtinTasks(): ReadonlyMap<string, LlmTask<never, unknown>> {
+  if (!byName) {
+    const map = new Map<string, LlmTask<never, unknown>>();
+    for (const task of TASKS()) {
+      if (map.has(task.name)) throw new Error(`two built-in tasks are named ${task.name}`);
+      map.set(task.name, task);
+    }
+    byName = map;
+  }
+  return byName;
+}
+
+/** Runs a registered task's built-in method: what the worker does with `{ task, input }`. */
+export function runBuiltinTask(name: string, input: unknown): unknown {
+  const task = builtinTasks().get(name);
+  if (!task) throw new Error(`the built-in task ${name} is not registered in src/workers/tasks.ts`);
+  return (task as LlmTask<unknown, unknown>).builtin(input);
+}
