@@ -1,6 +1,7 @@
 // HTTP throughput benchmark: a real `parley serve` child process per backend (PGlite, and PostgreSQL
 // when one is reachable), loaded with autocannon on an unauthenticated and an authenticated route.
-// Env: BENCH_DURATION (seconds per case, default 10), BENCH_CONNECTIONS (default 50).
+// Env: BENCH_DURATION (seconds per case, default 10; e.g. 3 for a quick run while iterating),
+// BENCH_CONNECTIONS (default 50). Prints one table: per backend both routes and their ratio.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,24 +154,33 @@ function fixed(value: number, decimals: number): string {
   return value.toFixed(decimals);
 }
 
-/** The markdown results table plus the authenticated/unauthenticated throughput ratio per backend. */
+/** One row per backend: both routes' throughput and latency and their ratio, all from this run. */
 function renderMarkdown(reports: readonly BackendReport[]): string {
-  const lines = ['| backend | route | req/s (mean) | p50 ms | p99 ms | non-2xx |', '|---|---|---:|---:|---:|---:|'];
-  for (const c of reports.flatMap((r) => r.cases)) {
-    lines.push(`| ${c.backend} | ${c.path} | ${fixed(c.reqPerSecMean, 0)} | ${fixed(c.latencyP50Ms, 0)} | ${fixed(c.latencyP99Ms, 0)} | ${c.non2xx} |`);
+  const lines = [
+    '| backend | healthz req/s | healthz p50 / p99 ms | auth req/s | auth p50 / p99 ms | auth / healthz | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const report of reports) {
+    const plain = caseOf(report, false);
+    const authed = caseOf(report, true);
+    const cells = [plain, authed].map((c) =>
+      c ? `${fixed(c.reqPerSecMean, 0)} | ${fixed(c.latencyP50Ms, 0)} / ${fixed(c.latencyP99Ms, 0)}` : '- | -',
+    );
+    const non2xx = report.cases.reduce((sum, c) => sum + c.non2xx, 0);
+    lines.push(`| ${report.backend} | ${cells.join(' | ')} | ${ratio(report, plain, authed)} | ${non2xx} |`);
   }
-  lines.push('');
-  for (const report of reports) lines.push(ratioLine(report));
   return lines.join('\n');
 }
 
-/** "backend: authenticated = N% of unauthenticated throughput", or why it cannot be computed. */
-function ratioLine(report: BackendReport): string {
-  const plain = report.cases.find((c) => !ROUTES.find((r) => r.path === c.path)?.authenticated);
-  const authed = report.cases.find((c) => ROUTES.find((r) => r.path === c.path)?.authenticated);
-  if (!plain || !authed || plain.reqPerSecMean === 0) return `- ${report.backend}: no ratio (${report.error ?? 'missing results'})`;
-  const percent = (authed.reqPerSecMean / plain.reqPerSecMean) * 100;
-  return `- ${report.backend}: authenticated / unauthenticated throughput = ${fixed(percent, 1)}%`;
+/** The measured case of the authenticated or the unauthenticated route, if it ran. */
+function caseOf(report: BackendReport, authenticated: boolean): CaseResult | undefined {
+  return report.cases.find((c) => ROUTES.find((r) => r.path === c.path)?.authenticated === authenticated);
+}
+
+/** Authenticated throughput as a percentage of unauthenticated, or why it cannot be computed. */
+function ratio(report: BackendReport, plain: CaseResult | undefined, authed: CaseResult | undefined): string {
+  if (!plain || !authed || plain.reqPerSecMean === 0) return `no ratio (${report.error ?? 'missing results'})`;
+  return `${fixed((authed.reqPerSecMean / plain.reqPerSecMean) * 100, 1)}%`;
 }
 
 /** Warnings worth a look: connection errors, server log lines at warn+, stderr, unclean exits. */

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { KeyAuthenticator, registerAuth } from './http/auth.js';
 import type { AppDeps } from './http/deps.js';
 import { registerErrorRenderer } from './http/error-renderer.js';
-import { AppError } from './http/errors.js';
 import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
@@ -56,16 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const authenticator = new KeyAuthenticator(deps);
   registerAuth(app, deps, authenticator);
-  await app.register(rateLimit, {
-    global: true,
-    hook: 'preParsing',
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowMs,
-    keyGenerator: (request) =>
-      request.principal ? `key:${request.principal.apiKeyId}` : `ip:${request.ip}`,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('too_many_requests', `rate limit of ${context.max} requests per ${context.after} exceeded; retry later`),
-  });
+  registerRateLimit(app, config.rateLimit);
 
   registerRoutes(app, deps, [
     ...systemRoutes(app, deps.database, metrics),

@@ -57,12 +57,13 @@ export class Metrics {
     });
   }
 
-  /** Records every answered request, labelled by route template (never the raw URL). */
+  /** Records every answered request, labelled by route template (never the raw URL); a callback hook, no promise. */
   register(app: FastifyInstance): void {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
       this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      done();
     });
   }
 }

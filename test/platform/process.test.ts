@@ -6,6 +6,7 @@ import { backend } from '../support/database.js';
 import { freePort, type Proc, processTestEnv, runCli, spawnScript, stop } from '../support/processes.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
+const AUTH_CACHE_MS = 100;
 
 async function get(url: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
@@ -146,7 +147,9 @@ describe('parley processes', { timeout: 240_000 }, () => {
   if (backend === 'postgres') {
     it('runs API and worker as separate processes on one PostgreSQL', async () => {
       const ports = [await freePort(), await freePort()];
-      const apis = ports.map((port) => spawnScript('src/main.ts', ['serve', '--no-worker', '--port', String(port)], env));
+      // A short key cache, so the revocation below reaches both APIs after a short real wait.
+      const apiEnv = { ...env, PARLEY_AUTH_CACHE_MS: String(AUTH_CACHE_MS) };
+      const apis = ports.map((port) => spawnScript('src/main.ts', ['serve', '--no-worker', '--port', String(port)], apiEnv));
       const worker = spawnScript('src/main.ts', ['worker'], env);
       try {
         for (const [i, api] of apis.entries()) await waitReady(`http://127.0.0.1:${ports[i]}`, api);
@@ -155,7 +158,7 @@ describe('parley processes', { timeout: 240_000 }, () => {
         const key = JSON.parse((await runCli(['key', 'create', '--workspace', workspace.id, '--scopes', 'read', '--json'], env)).output) as { id: string; key: string };
         for (const port of ports) assert.equal((await get(`http://127.0.0.1:${port}/v2/workspace/public`, key.key)).body.id, workspace.id);
         await runCli(['key', 'revoke', '--id', key.id], env);
-        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await new Promise((resolve) => setTimeout(resolve, AUTH_CACHE_MS + 50));
         for (const port of ports) assert.equal((await get(`http://127.0.0.1:${port}/v2/workspace/public`, key.key)).status, 401);
       } finally {
         for (const p of [...apis, worker]) assert.equal(await stop(p), 0);

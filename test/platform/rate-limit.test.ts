@@ -23,8 +23,33 @@ describe('rate limits', () => {
     assertError(limited, 429, /rate limit of 3 requests per 1 minute exceeded/);
     const retryAfter = Number(limited.headers.get('retry-after'));
     assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.equal(limited.text, JSON.stringify({ statusCode: 429, message: `rate limit of 3 requests per 1 minute exceeded; retry later`, error: 'Too Many Requests' }));
+    assert.equal(limited.headers.get('x-ratelimit-limit'), '3');
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(limited.headers.get('x-ratelimit-reset'), limited.headers.get('retry-after'));
     // Another key of the same workspace has its own budget.
     assert.equal((await t.request('GET', '/v2/workspace/public', { key: a.readKey })).status, 200);
     assert.equal((await t.request('GET', '/v2/workspace/public', { key: b.key })).status, 200);
+  });
+
+  it('sets the limit headers on every limited answer, the reset in seconds of the window left', async () => {
+    const a = await makeTenant(t);
+    const ok = await t.request('GET', '/v2/workspace/public', { key: a.key });
+    assert.equal(ok.headers.get('x-ratelimit-limit'), '3');
+    assert.equal(ok.headers.get('x-ratelimit-remaining'), '2');
+    const reset = Number(ok.headers.get('x-ratelimit-reset'));
+    assert.ok(reset > 0 && reset <= 60, `x-ratelimit-reset ${reset}`);
+    assert.equal(ok.headers.get('retry-after'), null);
+  });
+
+  it('limits requests without a key per client address, and never the operations routes', async () => {
+    const admin = { authorization: `Bearer ${t.config.adminToken}` };
+    for (let i = 0; i < 3; i += 1) assert.equal((await t.request('GET', '/v2/admin/workspaces', { headers: admin })).status, 200);
+    assertError(await t.request('GET', '/v2/admin/workspaces', { headers: admin }), 429, /rate limit of 3 requests/);
+    for (let i = 0; i < 5; i += 1) {
+      const health = await t.request('GET', '/healthz');
+      assert.equal(health.status, 200);
+      assert.equal(health.headers.get('x-ratelimit-limit'), null);
+    }
   });
 });
