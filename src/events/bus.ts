@@ -72,8 +72,7 @@ export class EventBus implements EventPort {
     }
   }
 
-  /** Listeners of an event in one phase (tests and docs list them). */
-  listeners(name: EventName, phase: ListenerPhase): readonly RegisteredListener[] {
+  private listeners(name: EventName, phase: ListenerPhase): readonly RegisteredListener[] {
     return this.byEvent.get(name)?.[phase] ?? [];
   }
 

@@ -40,6 +40,15 @@ function importsOf(file: string): Import[] {
   return found;
 }
 
+/** `<file> imports <specifier>` for each import of these files that `bad` flags (given its resolved target). */
+function offendingImports(files: string[], bad: (i: Import, target: string, file: string) => boolean): string[] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((i) => bad(i, path.resolve(path.dirname(file), i.specifier), file))
+      .map((i) => `${rel(file)} imports ${i.specifier}`),
+  );
+}
+
 /** The module folder a source file lies in (`knowledge` for src/modules/knowledge/x.ts). */
 const moduleOf = (file: string) => (file.startsWith(MODULES + path.sep) ? path.relative(MODULES, file).split(path.sep)[0] : undefined);
 
@@ -65,16 +74,10 @@ const UNSCOPED = [
 
 describe('layering', () => {
   it('modules use each other only through index.ts', () => {
-    const offending = moduleFiles.flatMap((file) =>
-      importsOf(file)
-        .filter((i) => {
-          if (!i.specifier.startsWith('.')) return false;
-          const target = path.resolve(path.dirname(file), i.specifier);
-          const targetModule = moduleOf(target);
-          return targetModule !== undefined && targetModule !== moduleOf(file) && path.basename(target) !== 'index.js';
-        })
-        .map((i) => `${rel(file)} imports ${i.specifier}`),
-    );
+    const offending = offendingImports(moduleFiles, (i, target, file) => {
+      const targetModule = moduleOf(target);
+      return i.specifier.startsWith('.') && targetModule !== undefined && targetModule !== moduleOf(file) && path.basename(target) !== 'index.js';
+    });
     assert.deepEqual(offending, []);
   });
 
@@ -82,36 +85,24 @@ describe('layering', () => {
     // The CPU pool's task registry imports the `*.tasks.ts` files themselves: a thread must not load
     // the whole app through index.ts (seconds and ~190 MB per thread); tasks files import no module.
     const taskRegistry = (file: string, target: string) => rel(file) === 'src/workers/tasks.ts' && target.endsWith('.tasks.js');
-    const offending = srcFiles
-      .filter((file) => moduleOf(file) === undefined)
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((i) => {
-            const target = path.resolve(path.dirname(file), i.specifier);
-            if (taskRegistry(file, target)) return false;
-            return i.specifier.startsWith('.') && moduleOf(target) !== undefined && path.basename(target) !== 'index.js';
-          })
-          .map((i) => `${rel(file)} imports ${i.specifier}`),
-      );
+    const outside = srcFiles.filter((file) => moduleOf(file) === undefined);
+    const offending = offendingImports(
+      outside,
+      (i, target, file) =>
+        i.specifier.startsWith('.') && moduleOf(target) !== undefined && path.basename(target) !== 'index.js' && !taskRegistry(file, target),
+    );
     assert.deepEqual(offending, []);
   });
 
   it('AI task files load no module (a CPU pool thread imports them alone)', () => {
-    const offending = moduleFiles
-      .filter((f) => f.endsWith('.tasks.ts'))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((i) => !i.typeOnly && (i.specifier.startsWith('../') && moduleOf(path.resolve(path.dirname(file), i.specifier)) !== undefined))
-          .map((i) => `${rel(file)} imports ${i.specifier}`),
-      );
+    const tasks = moduleFiles.filter((f) => f.endsWith('.tasks.ts'));
+    const offending = offendingImports(tasks, (i, target) => !i.typeOnly && i.specifier.startsWith('../') && moduleOf(target) !== undefined);
     assert.deepEqual(offending, []);
   });
 
   it("a module's index.ts exports services and types, never repository functions", () => {
-    const offending = moduleFiles
-      .filter((file) => path.basename(file) === 'index.ts')
-      .flatMap((file) => importsOf(file).filter((i) => i.specifier.endsWith('.repository.js') && !i.typeOnly).map((i) => `${rel(file)} re-exports ${i.specifier}`));
-    assert.deepEqual(offending, []);
+    const indexes = moduleFiles.filter((file) => path.basename(file) === 'index.ts');
+    assert.deepEqual(offendingImports(indexes, (i) => i.specifier.endsWith('.repository.js') && !i.typeOnly), []);
   });
 
   it('every repository function takes the workspace id, unless it is a named unscoped one', () => {
@@ -134,24 +125,20 @@ describe('layering', () => {
   });
 
   it('repositories hold SQL only: no HTTP, no outbound side, no language model', () => {
-    const offending = moduleFiles
-      .filter((f) => f.endsWith('.repository.ts'))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((i) => /\/(ai|ingest)\//.test(i.specifier) || /\/http\/(?!text-guard)/.test(i.specifier) || i.specifier === 'undici')
-          .map((i) => `${rel(file)} imports ${i.specifier}`),
-      );
+    const repositories = moduleFiles.filter((f) => f.endsWith('.repository.ts'));
+    const offending = offendingImports(
+      repositories,
+      (i) => /\/(ai|ingest)\//.test(i.specifier) || /\/http\/(?!text-guard)/.test(i.specifier) || i.specifier === 'undici',
+    );
     assert.deepEqual(offending, []);
   });
 
   it('routes write no SQL', () => {
-    const offending = moduleFiles
-      .filter((f) => f.endsWith('.routes.ts'))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((i) => !i.typeOnly && (i.specifier.endsWith('.repository.js') || i.specifier.includes('/db/') || i.specifier === 'drizzle-orm'))
-          .map((i) => `${rel(file)} imports ${i.specifier}`),
-      );
+    const routes = moduleFiles.filter((f) => f.endsWith('.routes.ts'));
+    const offending = offendingImports(
+      routes,
+      (i) => !i.typeOnly && (i.specifier.endsWith('.repository.js') || i.specifier.includes('/db/') || i.specifier === 'drizzle-orm'),
+    );
     assert.deepEqual(offending, []);
   });
 
