@@ -4,3 +4,4 @@ export * from './agents.js';
 export * from './knowledge.js';
 export * from './sources.js';
 export * from './ai.js';
+export * from './rules.js';
