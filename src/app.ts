@@ -15,7 +15,9 @@ import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
+import { ruleRoutes } from './modules/rules/index.js';
 import { systemRoutes } from './modules/system/index.js';
+import { tagRoutes } from './modules/tags/index.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
 
@@ -68,6 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...searchRoutes(),
     ...generationRoutes(),
     ...sourceRoutes(),
+    ...tagRoutes(),
+    ...ruleRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

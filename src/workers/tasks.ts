@@ -1,5 +1,6 @@
 import type { LlmTask } from '../ai/provider.js';
 import { generateKnowledgeTask, initializeTreeTask } from '../modules/generation/generation.tasks.js';
+import { draftRuleTask, matchRuleTask, refineRuleTask } from '../modules/rules/rules.tasks.js';
 
 /**
  * Every LlmTask whose built-in method may run in the CPU pool. Functions cannot cross threads, so
@@ -9,6 +10,9 @@ import { generateKnowledgeTask, initializeTreeTask } from '../modules/generation
 const TASKS = (): readonly LlmTask<never, unknown>[] => [
   generateKnowledgeTask,
   initializeTreeTask,
+  draftRuleTask,
+  refineRuleTask,
+  matchRuleTask,
 ];
 
 let byName: ReadonlyMap<string, LlmTask<never, unknown>> | undefined;

@@ -8,8 +8,11 @@ import type { WorkspaceContext } from '../../context.js';
 export interface ActionCatalog {
   /** The ids among `ids` that name an action of the workspace. */
   existingActionIds(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Set<string>>;
+  /** The workspace's actions, for drafting flows from instructions (a tool node names one of them). */
+  actionsForDrafting(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>): Promise<{ id: string; name: string; description: string }[]>;
 }
 
 export const actionCatalog: ActionCatalog = {
   existingActionIds: async () => new Set<string>(),
+  actionsForDrafting: async () => [],
 };

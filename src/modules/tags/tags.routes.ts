@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { idParamsSchema } from '../../http/schemas.js';
+import { presentTag, presentTagGroup } from './tags.presenter.js';
+import {
+  createTagBodySchema,
+  createTagGroupBodySchema,
+  tagGroupSchema,
+  tagSchema,
+  tagsOfGroupsQuerySchema,
+  updateTagBodySchema,
+  updateTagGroupBodySchema,
+} from './tags.schemas.js';
+import {
+  createTag,
+  createTagGroup,
+  deleteTag,
+  deleteTagGroup,
+  getTag,
+  getTagGroup,
+  listGroupTags,
+  listTagGroups,
+  listTagsOfGroups,
+  updateTag,
+  updateTagGroup,
+} from './tags.service.js';
+
+const tags = ['Tags'];
+const SYSTEM_NOTE =
+  ' Parley\'s system groups (`Conversation Status`, `Escalation Reason`; `companyId: null`) are read-only: changing them or their tags is a 400 naming the group.';
+
+export function tagRoutes() {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v2/tag-groups/public',
+      auth: 'read',
+      tags,
+      summary: 'List tag groups',
+      description: 'The system groups first, then the workspace\'s groups in creation order.',
+      response: z.array(tagGroupSchema),
+      handler: async ({ ctx }) => (await listTagGroups(ctx)).map(presentTagGroup),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/tag-groups/public',
+      auth: 'write',
+      tags,
+      summary: 'Create a tag group',
+      body: createTagGroupBodySchema,
+      status: 201,
+      response: tagGroupSchema,
+      handler: async ({ ctx, body }) => presentTagGroup(await createTagGroup(ctx, body)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/tag-groups/tags/public',
+      auth: 'read',
+      tags,
+      summary: 'List the tags of several tag groups',
+      description:
+        '`tagGroupIds` is a repeated parameter (`?tagGroupIds=<id>&tagGroupIds=<id>`), as on the deployed ' +
+        'service; a comma-separated list is a 400 naming the parameter. Omitted: the tags of every group ' +
+        'the workspace sees. 404 naming a group id the workspace does not see.',
+      querystring: tagsOfGroupsQuerySchema,
+      errors: [404],
+      response: z.array(tagSchema),
+      handler: async ({ ctx, query }) => (await listTagsOfGroups(ctx, query.tagGroupIds)).map(presentTag),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/tag-groups/:id/public',
+      auth: 'read',
+      tags,
+      summary: 'Get a tag group',
+      params: idParamsSchema,
+      errors: [404],
+      response: tagGroupSchema,
+      handler: async ({ ctx, params }) => presentTagGroup(await getTagGroup(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v2/tag-groups/:id/public',
+      auth: 'write',
+      tags,
+      summary: 'Update a tag group',
+      description: 'Changes the fields given; fields left out keep their values.' + SYSTEM_NOTE,
+      params: idParamsSchema,
+      body: updateTagGroupBodySchema,
+      errors: [404],
+      response: tagGroupSchema,
+      handler: async ({ ctx, params, body }) => presentTagGroup(await updateTagGroup(ctx, params.id, body)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v2/tag-groups/:id/public',
+      auth: 'write',
+      tags,
+      summary: 'Delete a tag group',
+      description: 'Deletes the group and its tags; answers the deleted group.' + SYSTEM_NOTE,
+      params: idParamsSchema,
+      errors: [404],
+      response: tagGroupSchema,
+      handler: async ({ ctx, params }) => presentTagGroup(await deleteTagGroup(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/tag-groups/:id/tags/public',
+      auth: 'read',
+      tags,
+      summary: 'List the tags of a tag group',
+      description: 'In creation order.',
+      params: idParamsSchema,
+      errors: [404],
+      response: z.array(tagSchema),
+      handler: async ({ ctx, params }) => (await listGroupTags(ctx, params.id)).map(presentTag),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/tag-groups/:id/tags/public',
+      auth: 'write',
+      tags,
+      summary: 'Create a tag in a tag group',
+      description: 'Tag names are unique within a group, case-insensitively (409 otherwise).' + SYSTEM_NOTE,
+      params: idParamsSchema,
+      body: createTagBodySchema,
+      status: 201,
+      errors: [404, 409],
+      response: tagSchema,
+      handler: async ({ ctx, params, body }) => presentTag(await createTag(ctx, params.id, body)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v2/tag-groups/:id/tags/public',
+      auth: 'write',
+      tags,
+      summary: 'Update a tag',
+      description:
+        'As on the deployed service, the id in the path is the **tag\'s** id (not its group\'s). Changes ' +
+        'the fields given; a name already used in the group (case-insensitively) is a 409.' + SYSTEM_NOTE,
+      params: idParamsSchema,
+      body: updateTagBodySchema,
+      errors: [404, 409],
+      response: tagSchema,
+      handler: async ({ ctx, params, body }) => presentTag(await updateTag(ctx, params.id, body)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/tags/:id/public',
+      auth: 'read',
+      tags,
+      summary: 'Get a tag',
+      params: idParamsSchema,
+      errors: [404],
+      response: tagSchema,
+      handler: async ({ ctx, params }) => presentTag(await getTag(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v2/tags/:id/public',
+      auth: 'write',
+      tags,
+      summary: 'Delete a tag',
+      description: 'Answers the deleted tag.' + SYSTEM_NOTE,
+      params: idParamsSchema,
+      errors: [404],
+      response: tagSchema,
+      handler: async ({ ctx, params }) => presentTag(await deleteTag(ctx, params.id)),
+    }),
+  ];
+}
