@@ -15,6 +15,7 @@ import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
+import { replyRuleRoutes } from './modules/reply-rules/index.js';
 import { ruleRoutes } from './modules/rules/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { tagRoutes } from './modules/tags/index.js';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...sourceRoutes(),
     ...tagRoutes(),
     ...ruleRoutes(),
+    ...replyRuleRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;
