@@ -15,6 +15,7 @@ import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
+import { guardrailRoutes } from './modules/guardrails/index.js';
 import { replyRuleRoutes } from './modules/reply-rules/index.js';
 import { ruleRoutes } from './modules/rules/index.js';
 import { systemRoutes } from './modules/system/index.js';
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...tagRoutes(),
     ...ruleRoutes(),
     ...replyRuleRoutes(),
+    ...guardrailRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

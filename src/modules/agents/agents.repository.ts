@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { agents, type PromptSet, promptVersions } from '../../db/schema/index.js';
 
@@ -114,4 +114,14 @@ export async function lockAgent(db: Db, workspaceId: string, id: string): Promis
     .where(and(eq(agents.workspaceId, workspaceId), eq(agents.id, id), isNull(agents.deletedAt)))
     .for('update');
   return row;
+}
+
+/** The agents among `ids` that exist (not deleted) in the workspace. */
+export async function existingAgentIds(db: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, [...ids]), isNull(agents.deletedAt)));
+  return new Set(rows.map((r) => r.id));
 }

@@ -4,6 +4,7 @@ import {
   type AgentRow,
   type AgentWithPrompts,
   unscopedAgentExists,
+  existingAgentIds as existingAgentIdRows,
   findAgent,
   insertAgent,
   listAgents as listAgentRows,
@@ -51,6 +52,23 @@ export async function requireAgentOrNotAcceptable(ctx: WorkspaceContext, id: str
     throw new AppError('not_acceptable', 'agent belongs to a different workspace');
   }
   throw agentNotFound();
+}
+
+/**
+ * 400 naming the first entry of `ids` that is not an agent of the workspace (`field.<index>`);
+ * answers the ids without repeats. For the routes that assign rules or guardrails to agents.
+ */
+export async function requireAgentIds(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[], field: string): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const found = await existingAgentIdRows(ctx.db, ctx.workspaceId, unique);
+  const index = ids.findIndex((id) => !found.has(id));
+  if (index >= 0) throw new AppError('bad_request', `${field}.${index}: agent ${ids[index]} does not exist in this workspace`);
+  return unique;
+}
+
+/** The agents among `ids` that exist in the workspace. */
+export async function existingAgentIds(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Set<string>> {
+  return existingAgentIdRows(ctx.db, ctx.workspaceId, ids);
 }
 
 function agentNotFound(): AppError {

@@ -1,5 +1,5 @@
 export { agentRoutes } from './agents.routes.js';
-export { requireAgent, requireAgentOrNotAcceptable } from './agents.service.js';
+export { existingAgentIds, requireAgent, requireAgentIds, requireAgentOrNotAcceptable } from './agents.service.js';
 export { serializePrompts, serializeSections } from './agents.presenter.js';
 export { promptRoutes } from './prompts.routes.js';
 export { createPromptDraft, getAgentPrompt, workspaceDefaultPrompts } from './prompts.service.js';

@@ -149,13 +149,3 @@ export async function listPublishedRulesForAgent(db: Db, workspaceId: string, ag
     rows.map((r) => r.rule),
   );
 }
-
-/** The agents among `ids` that exist (not deleted) in the workspace. */
-export async function existingAgentIds(db: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: agents.id })
-    .from(agents)
-    .where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, [...ids]), isNull(agents.deletedAt)));
-  return new Set(rows.map((r) => r.id));
-}

@@ -6,11 +6,11 @@ import { AppError } from '../../http/errors.js';
 import type { EvaluationContext } from '../../rules/context.js';
 import { flowConfigSchema, type FlowNode, flowTagRefs, flowToolRefs, withNodeIds } from '../../rules/flow.js';
 import { dryRunTools, flowStateSchema, walkFlow } from '../../rules/walker.js';
+import { existingAgentIds, requireAgentIds } from '../agents/index.js';
 import { existingTagIds, listTagGroupsWithTags } from '../tags/index.js';
 import { actionCatalog } from './actions.js';
 import {
   deleteRule as deleteRuleRow,
-  existingAgentIds,
   findRule,
   findRuleVersion,
   insertRule,
@@ -50,11 +50,7 @@ export async function getRule(ctx: Ctx, id: string): Promise<RuleWithAgents> {
 
 /** 400 naming the first `botIds` entry that is not an agent of the workspace. */
 async function checkAgents(ctx: Ctx, db: Db, botIds: readonly string[], field = 'body.botIds'): Promise<string[]> {
-  const unique = [...new Set(botIds)];
-  const found = await existingAgentIds(db, ctx.workspaceId, unique);
-  const index = botIds.findIndex((id) => !found.has(id));
-  if (index >= 0) throw new AppError('bad_request', `${field}.${index}: agent ${botIds[index]} does not exist in this workspace`);
-  return unique;
+  return requireAgentIds({ db, workspaceId: ctx.workspaceId }, botIds, field);
 }
 
 const nodePath = (field: string, path: readonly (string | number)[]) => [field, ...path].join('.');
@@ -374,7 +370,7 @@ export async function restoreVersion(ctx: Ctx, id: string, versionId: string): P
         throw error;
       }
     }
-    const live = await existingAgentIds(tx.db, ctx.workspaceId, item.botIds);
+    const live = await existingAgentIds(tx, item.botIds);
     const botIds = item.botIds.filter((a) => live.has(a));
     const changed = await updateRuleRow(
       tx.db,

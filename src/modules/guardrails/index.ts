@@ -1,0 +1,2 @@
+export { guardrailRoutes } from './guardrails.routes.js';
+export { guardrailsForAgent } from './guardrails.service.js';
