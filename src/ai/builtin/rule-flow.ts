@@ -32,7 +32,8 @@ export interface DraftingAction {
 export interface DraftedRule {
   name: string;
   description: string;
-  flowConfig: FlowNode;
+  /** Null when the instructions hold no step to walk (guidance only). */
+  flowConfig: FlowNode | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -40,55 +41,54 @@ export interface DraftedRule {
 
 const QUOTE = /["“”„]([^"“”„]{1,2000})["“”]|(?<![\p{L}])'([^']{2,2000})'(?![\p{L}])/gu;
 
-interface Step {
-  text: string;
-  /** Quoted texts of the step, in order (the placeholders ⟦0⟧ in `text` point at them). */
-  quotes: string[];
-}
-
 /** Quoted texts are lifted out first so that sentence splitting and patterns never cut them. */
 function protectQuotes(text: string): { text: string; quotes: string[] } {
   const quotes: string[] = [];
   const replaced = text.replace(QUOTE, (_m, a: string | undefined, b: string | undefined) => {
-    quotes.push((a ?? b ?? '').trim());
-    return `⟦${quotes.length - 1}⟧`;
+    const quote = (a ?? b ?? '').trim();
+    quotes.push(quote);
+    // A quote that ends a sentence ends the step too ('Say "Done." Close the chat.').
+    return `⟦${quotes.length - 1}⟧${/[.!?]$/.test(quote) ? '.' : ''}`;
   });
   return { text: replaced, quotes };
 }
 
 const LIST_MARK = /^\s*(?:(?:step\s+)?\d{1,3}[.):]|[-*•+]|\(\w\))\s+/i;
 
-/** The instructions' preamble (trigger description) and their steps. */
-export function splitSteps(instructions: string): { preamble: string | null; steps: Step[] } {
+/**
+ * The instructions' preamble (trigger description), their steps and their quoted texts: a step's
+ * `⟦n⟧` stands for `quotes[n]`.
+ */
+export function splitSteps(instructions: string): { preamble: string | null; steps: string[]; quotes: string[] } {
   const { text, quotes } = protectQuotes(instructions.replace(/\r\n?/g, '\n'));
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   let preamble: string | null = null;
-  const listed = lines.filter((l) => LIST_MARK.test(l));
   let bodies: string[];
-  if (listed.length > 0) {
+  if (lines.some((l) => LIST_MARK.test(l))) {
     const first = lines[0]!;
-    if (!LIST_MARK.test(first)) preamble = first.replace(/:$/, '');
-    bodies = lines.filter((l) => l !== first || LIST_MARK.test(l)).map((l) => l.replace(LIST_MARK, ''));
-    if (preamble === null) bodies = lines.map((l) => l.replace(LIST_MARK, ''));
+    if (!LIST_MARK.test(first)) {
+      preamble = first.replace(/:$/, '');
+      bodies = lines.slice(1).map((l) => l.replace(LIST_MARK, ''));
+    } else {
+      bodies = lines.map((l) => l.replace(LIST_MARK, ''));
+    }
   } else {
-    const sentences = lines.flatMap((l) => splitSentences(l));
-    if (sentences.length > 1 && /:$/.test(sentences[0]!)) preamble = sentences.shift()!.replace(/:$/, '');
-    bodies = sentences;
+    bodies = lines.flatMap((l) => splitSentences(l));
+    if (bodies.length > 1 && /:$/.test(bodies[0]!)) preamble = bodies.shift()!.replace(/:$/, '');
   }
-  // "When a customer asks about X:" opening the prose is a trigger, not a step.
-  if (preamble === null && bodies.length > 1 && /^(?:when|if)\b.*\b(?:asks?|wants?|requests?|contacts?|writes?|mentions?)\b[^,]*:\s*/i.test(bodies[0]!)) {
+  // "When a customer asks about X: ..." opening the prose is a trigger, not a step.
+  if (preamble === null && bodies.length > 0 && /^(?:when|if)\b[^:]*\b(?:asks?|wants?|requests?|contacts?|writes?|mentions?)\b[^:]*:\s*/i.test(bodies[0]!)) {
     const match = /^(.*?):\s*(.*)$/.exec(bodies[0]!)!;
     preamble = match[1]!;
     bodies[0] = match[2]!;
     if (!bodies[0]) bodies.shift();
   }
-  const restore = (s: string) => s.replace(/⟦(\d+)⟧/g, (_m, i: string) => `"${quotes[Number(i)]}"`);
-  const steps = bodies
-    .map((body) => body.trim().replace(/[.;]+$/, ''))
-    .filter(Boolean)
-    .map((body) => ({ text: body, quotes: [...body.matchAll(/⟦(\d+)⟧/g)].map((m) => quotes[Number(m[1])]!) }));
-  return { preamble: preamble ? restore(preamble) : null, steps: steps.map((s) => ({ ...s, text: s.text })) };
+  const restore = (v: string) => v.replace(/⟦(\d+)⟧\.?/g, (_m, i: string) => `"${quotes[Number(i)]}"`);
+  const steps = bodies.map((body) => body.trim().replace(/[.;]+$/, '')).filter(Boolean);
+  return { preamble: preamble ? restore(preamble) : null, steps, quotes };
 }
+
+const quotesIn = (text: string, quotes: readonly string[]) => [...text.matchAll(/⟦(\d+)⟧/g)].map((m) => quotes[Number(m[1])]!);
 
 // ---------------------------------------------------------------------------------------------
 // Fields
@@ -136,7 +136,7 @@ function questionFor(phrase: string, type: CollectDataType, whether: boolean): s
   }
   const noun = toSecondPerson(phrase).replace(/^(?:your|the|a|an)\s+/i, '');
   if (type === 'email') return 'What is your email address?';
-  return `What is your ${noun}?`;
+  return /\bof\b/i.test(noun) ? `What is the ${noun}?` : `What is your ${noun}?`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,6 +148,7 @@ const COMPARATORS: [RegExp, Predicate['operator']][] = [
   [/\b(?:is\s+)?at least\s+/i, '>='],
   [/\b(?:is\s+)?at most\s+/i, '<='],
 ];
+const SPEECH_VERBS = /^(?:says?|said|mentions?|writes?|asks?|wants?|tells?|reports?|claims?|thinks?|feels?|complains?|explains?|has|had|is|was)\b/i;
 const HUMAN = /\b(?:human|person|people|agent|representative|someone|somebody|operator|manager|staff)\b/i;
 
 /** Which known field a condition text speaks of, by shared words. */
@@ -190,7 +191,7 @@ export function conditionFor(text: string, fields: readonly { field: string; phr
     }
   }
   const attribute = /\b(?:customer|user)(?:'s|s')?\s+([\p{L}\s]{1,40}?)\s+is\s+(?:not\s+)?["“]?([\p{L}\p{N}_-]+)/iu.exec(plain);
-  if (attribute) {
+  if (attribute && !SPEECH_VERBS.test(attribute[1]!)) {
     const negated = /\bis\s+not\b/i.test(plain);
     return {
       conditions: group({ left: { path: `userAttributes.${fieldName(attribute[1]!)}`, dataType: 'string' }, operator: negated ? '!=' : '==', right: { value: attribute[2]!.toLowerCase() } }),
@@ -214,12 +215,16 @@ export function conditionFor(text: string, fields: readonly { field: string; phr
     return { conditions: group({ left: { path: `rule.${field.field}`, dataType: 'string' }, operator: 'exists' }), customerAsksForHuman: false };
   }
   // "the customer mentions X": the message contains one of the topic's words.
-  const topic = quotes.length ? quotes.map((q) => q.toLowerCase()) : contentWords(plain);
-  if (topic.length === 0) return { conditions: group({ left: { path: 'message.content', dataType: 'string' }, operator: 'exists' }), customerAsksForHuman: false };
-  return {
-    conditions: group({ left: { path: 'message.content', dataType: 'string' }, operator: 'matches', right: { value: `\\b(${topic.map(escapeRegex).join('|')})` } }),
-    customerAsksForHuman: false,
-  };
+  // Quoted texts are alternatives; otherwise every content word must appear (by its stem, so
+  // "damaged" also finds "damage"), at most four of them.
+  if (quotes.length) {
+    const alternatives = quotes.map((q) => escapeRegex(q.toLowerCase())).join('|');
+    return { conditions: group({ left: { path: 'message.content', dataType: 'string' }, operator: 'matches', right: { value: `\\b(${alternatives})` } }), customerAsksForHuman: false };
+  }
+  const stems = [...new Set(contentWords(plain).flatMap((w) => terms(w)))].slice(0, 4);
+  if (stems.length === 0) return { conditions: group({ left: { path: 'message.content', dataType: 'string' }, operator: 'exists' }), customerAsksForHuman: false };
+  const value = stems.length === 1 ? `\\b${escapeRegex(stems[0]!)}` : `^${stems.map((t) => `(?=[\\s\\S]*\\b${escapeRegex(t)})`).join('')}`;
+  return { conditions: group({ left: { path: 'message.content', dataType: 'string' }, operator: 'matches', right: { value } }), customerAsksForHuman: false };
 }
 
 const CONDITION_NOISE = new Set(['customer', 'user', 'they', 'says', 'say', 'mentions', 'mention', 'asks', 'ask', 'wants', 'want', 'message', 'writes', 'about', 'is', 'are', 'the', 'if', 'when', 'their', 'a', 'an', 'it', 'that', 'has', 'have']);
@@ -264,13 +269,15 @@ const TAG = /\btag(?:\s+(?:it|this|the conversation|the ticket|the chat))?\s+(?:
 const END = /\b(?:end|close|finish|conclude)\s+(?:the\s+)?(?:conversation|chat|ticket|flow)\b/i;
 const SAY = /^(?:please\s+)?(?:say|tell|reply|respond|answer|inform|explain|let (?:them|the customer|the user) know|send|write)\b(?:\s+(?:to\s+)?(?:them|the customer|the user))?(?:\s+(?:that|with))?\s*(.*)$/i;
 const TOOL = /^(?:please\s+)?(?:look up|lookup|check|fetch|retrieve|find|call|cancel|create|update|verify|refund|issue|reset|search)\b/i;
+const CONNECTOR = /^(?:and\s+then|then|and|next|after that|afterwards|finally|also|additionally|lastly)[,:]?\s+/i;
+const THEN_SPLIT = /[,;]\s*(?:and\s+)?then\s+|\s+and\s+then\s+/i;
 const CONDITIONAL = /^(?:if|when|in case|whenever|should)\s+(.+?)(?:,\s*(?:then\s+)?|\s+then\s+)(.+)$/i;
 const OTHERWISE = /^(?:otherwise|else|if not|in all other cases)[,:]?\s+(.+)$/i;
 const SPLIT_ELSE = /^(.*?)[,;]?\s+(?:otherwise|else|if not)[,:]?\s+(.+)$/i;
 
 /** Nodes for one step, chained through `next` (the last one open). */
 function stepNodes(text: string, quotes: readonly string[], scope: Scope): FlowNode[] {
-  const plain = text.trim();
+  const plain = text.trim().replace(CONNECTOR, '').replace(/[.;]+$/, '');
   if (!plain) return [];
   const otherwise = OTHERWISE.exec(plain);
   if (otherwise) return stepNodes(otherwise[1]!, quotes, scope); // attached as `else` by the caller
@@ -295,6 +302,10 @@ function stepNodes(text: string, quotes: readonly string[], scope: Scope): FlowN
       },
     ];
   }
+
+  // "Ask for X, then hand over": several actions in one step.
+  const parts = plain.split(THEN_SPLIT).filter((p) => p.trim());
+  if (parts.length > 1) return parts.flatMap((part) => stepNodes(part, quotes, scope));
 
   // "Escalate to a human when X" / "Hand over if X".
   const escalateWhen = /^(.*?\b(?:escalate|hand(?:\s+it)?\s*(?:over|off)|transfer|pass|forward|route)\b.*?)\s+(?:when|if|whenever|in case)\s+(.+)$/i.exec(plain);
@@ -387,13 +398,12 @@ function link(nodes: FlowNode[]): FlowNode {
 }
 
 /** Steps -> one chain, attaching "Otherwise ..." steps as the `else` of the condition before them. */
-function buildChain(steps: readonly Step[], quotesOf: (s: Step) => string[], scope: Scope): FlowNode[] {
+function buildChain(steps: readonly string[], quotes: readonly string[], scope: Scope): FlowNode[] {
   const nodes: FlowNode[] = [];
   for (const step of steps) {
-    const quotes = quotesOf(step);
-    const produced = stepNodes(step.text, quotes, scope);
+    const produced = stepNodes(step, quotes, scope);
     const previous = nodes[nodes.length - 1];
-    if (OTHERWISE.test(step.text.trim()) && previous?.type === 'condition' && !previous.else && produced.length) {
+    if (OTHERWISE.test(step.trim()) && previous?.type === 'condition' && !previous.else && produced.length) {
       previous.else = link(produced);
       continue;
     }
@@ -406,11 +416,14 @@ function buildChain(steps: readonly Step[], quotesOf: (s: Step) => string[], sco
 // ---------------------------------------------------------------------------------------------
 // Drafting
 
-function nameFrom(preamble: string | null, steps: readonly Step[]): string {
-  const source = preamble ?? steps[0]?.text ?? 'Rule';
-  const topic = /\b(?:about|for|regarding|with|on)\s+(?:a|an|the|their|his|her)?\s*(.+)$/i.exec(source.replace(/⟦\d+⟧/g, ''))?.[1];
+function nameFrom(preamble: string | null, steps: readonly string[], quotes: readonly string[]): string {
+  const source = squash((preamble ?? steps[0] ?? 'Rule').replace(/⟦\d+⟧\.?|"[^"]*"/g, ' '));
+  const topic = /\b(?:about|regarding)\s+(?:(?:a|an|the|their|his|her|your)\s+)?(.+)$/i.exec(source)?.[1];
   const base = topic ?? source.replace(/^(?:when|if)\s+(?:a|the)?\s*(?:customer|user)?\s*/i, '');
-  return capitalize(truncateAtWord(squash(base.replace(/[:.]+$/, '')), 60)) || 'Rule';
+  const name = capitalize(truncateAtWord(squash(base.replace(/[:.,]+$/, '')), 60));
+  // A step that is only a quote ("Say \"Hello!\"") is named by its text.
+  if (!topic && name.split(' ').length < 2 && quotes.length) return capitalize(truncateAtWord(squash(quotes[0]!.replace(/[.!?]+$/, '')), 60));
+  return name || 'Rule';
 }
 
 function descriptionFrom(preamble: string | null, instructions: string): string {
@@ -420,13 +433,11 @@ function descriptionFrom(preamble: string | null, instructions: string): string 
 
 /** Drafts a rule (name, trigger description, flow) from instructions. */
 export function draftRuleFlow(input: { behaviorInstructions: string; tags: readonly DraftingTag[]; actions: readonly DraftingAction[] }): DraftedRule {
-  const { preamble, steps } = splitSteps(input.behaviorInstructions);
+  const { preamble, steps, quotes } = splitSteps(input.behaviorInstructions);
   const scope: Scope = { tags: input.tags, actions: input.actions, fields: [], ids: new Set() };
-  const nodes = buildChain(steps, (s) => s.quotes, scope);
-  const flowConfig: FlowNode = nodes.length
-    ? link(nodes)
-    : { id: nodeId(scope, 'say_message'), type: 'message', message: messageText(capitalize(truncateAtWord(squash(input.behaviorInstructions), 1000))) };
-  return { name: nameFrom(preamble, steps), description: descriptionFrom(preamble, input.behaviorInstructions), flowConfig };
+  const nodes = buildChain(steps, quotes, scope);
+  // Nothing to do step by step ("Always be polite"): a rule without a flow, its description guides the agent.
+  return { name: nameFrom(preamble, steps, quotes), description: descriptionFrom(preamble, input.behaviorInstructions), flowConfig: nodes.length ? link(nodes) : null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,12 +501,18 @@ export function refineRuleFlow(input: {
   tags: readonly DraftingTag[];
   actions: readonly DraftingAction[];
 }): DraftedRule {
-  const original: FlowNode = input.rule.flowConfig ? structuredClone(input.rule.flowConfig) : { id: 'start', type: 'message', message: input.rule.description || input.rule.name };
+  if (!input.rule.flowConfig) {
+    // A rule without a flow gets the one its refinement describes.
+    const drafted = draftRuleFlow({ behaviorInstructions: input.refinementInstructions, tags: input.tags, actions: input.actions });
+    return { name: input.rule.name, description: input.rule.description, flowConfig: drafted.flowConfig };
+  }
+  const original: FlowNode = structuredClone(input.rule.flowConfig);
   let root: FlowNode = original;
   const scope: Scope = { tags: input.tags, actions: input.actions, fields: collectedFields(original), ids: allIds(original) };
-  const { steps } = splitSteps(input.refinementInstructions);
+  const { steps, quotes } = splitSteps(input.refinementInstructions);
   for (const step of steps) {
-    const text = step.text.trim();
+    const text = step.trim();
+    const stepQuotes = quotesIn(text, quotes);
     // "Don't ask for X" / "Remove the question about X" / "No need to ask for X".
     const remove = /^(?:don't|do not|no need to|stop|never)\s+(?:ask(?:ing)?|collect(?:ing)?|request(?:ing)?)\s+(?:for|about)?\s*(.+)$|^(?:remove|drop|delete|skip)\s+(?:the\s+)?(?:question|step|collect(?:ion)?)?\s*(?:about|for|asking for)?\s*(.+)$/i.exec(text);
     if (remove) {
@@ -509,15 +526,15 @@ export function refineRuleFlow(input: {
     }
     // "Change the message/reply to '...'" / "Say '...' instead".
     const change = /^(?:change|replace|update|set)\s+(?:the\s+)?(?:final\s+|last\s+|closing\s+)?(?:message|reply|answer|text|response)\s+(?:to|with)\b/i.test(text) || /\binstead\b/i.test(text);
-    if (change && step.quotes.length) {
+    if (change && stepQuotes.length) {
       const chain = mainChain(root);
       const target = [...chain].reverse().find((n) => n.type === 'message' || ((n.type === 'end' || n.type === 'escalate') && n.message));
       if (target && (target.type === 'message' || target.type === 'end' || target.type === 'escalate')) {
-        target.message = messageText(step.quotes[0]!);
+        target.message = messageText(stepQuotes[0]!);
         continue;
       }
     }
-    const produced = stepNodes(text.replace(/^(?:also|additionally|and|then|finally)\s+/i, ''), step.quotes, scope);
+    const produced = stepNodes(text, quotes, scope);
     if (produced.length === 0) continue;
     const chain = mainChain(root);
     const position = /\b(?:first|at the (?:start|beginning)|before anything)\b/i.test(text)

@@ -211,9 +211,11 @@ async function draftingContext(ctx: Ctx): Promise<RuleDraftingContext> {
 }
 
 /** Validates what a model (or the built-in engine) drafted: the flow language and what it names. */
-async function acceptDraft(ctx: Ctx, output: DraftRuleOutput): Promise<{ name: string; description: string; flowConfig: Record<string, unknown> }> {
+async function acceptDraft(ctx: Ctx, output: DraftRuleOutput): Promise<{ name: string; description: string; flowConfig: Record<string, unknown> | null }> {
   const tree = flowOfDraft(output);
   if ('error' in tree) throw new AppError('bad_gateway', `the drafted flow is not a tree: ${tree.error}`);
+  const named = { name: output.name.trim().slice(0, 200) || 'Untitled rule', description: output.description.trim().slice(0, 4_000) };
+  if (tree.flow === null) return { ...named, flowConfig: null };
   const parsed = flowConfigSchema.safeParse(tree.flow);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -225,11 +227,7 @@ async function acceptDraft(ctx: Ctx, output: DraftRuleOutput): Promise<{ name: s
     if (error instanceof AppError) throw new AppError('bad_gateway', `the drafted flow names something that does not exist: ${error.message}`);
     throw error;
   }
-  return {
-    name: output.name.trim().slice(0, 200) || 'Untitled rule',
-    description: output.description.trim().slice(0, 4_000),
-    flowConfig: storedFlow(parsed.data)!,
-  };
+  return { ...named, flowConfig: storedFlow(parsed.data) };
 }
 
 /** Runs a model call; a model failure is a 502 naming it. */

@@ -51,8 +51,8 @@ export type FlatNode = z.infer<typeof flatNodeSchema>;
 export const draftRuleOutputSchema = z.object({
   name: z.string().describe('short rule name'),
   description: z.string().describe('one sentence: when the rule applies (what customer messages trigger it)'),
-  rootId: z.string().describe('id of the first node'),
-  nodes: z.array(flatNodeSchema).min(1).max(200),
+  rootId: z.string().nullable().describe('id of the first node; null (and no nodes) when the instructions are guidance with no step to walk'),
+  nodes: z.array(flatNodeSchema).max(200),
 });
 export type DraftRuleOutput = z.infer<typeof draftRuleOutputSchema>;
 
@@ -104,6 +104,7 @@ export function flowOfDraft(output: DraftRuleOutput): { flow: unknown } | { erro
     }
     return out;
   };
+  if (output.rootId === null) return { flow: null };
   try {
     return { flow: build(output.rootId, 1) };
   } catch (error) {
@@ -112,8 +113,9 @@ export function flowOfDraft(output: DraftRuleOutput): { flow: unknown } | { erro
 }
 
 /** The flat list of a tree (the built-in engine answers in the model's shape). */
-export function flatten(root: FlowNode): { rootId: string; nodes: FlatNode[] } {
+export function flatten(root: FlowNode | null): { rootId: string | null; nodes: FlatNode[] } {
   const nodes: FlatNode[] = [];
+  if (!root) return { rootId: null, nodes };
   const visit = (node: FlowNode): string => {
     const n = node as FlowNode & Record<string, unknown>;
     const flat: FlatNode = {
