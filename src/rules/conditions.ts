@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MISSING, parsePath, pathProblem, resolvePath } from './context.js';
+import { cachedPath, MISSING, pathProblem, resolvePath } from './context.js';
 
 /**
  * The condition language of reply rules and rule flows (wave2-decisions §3, docs/rules.md).
@@ -211,7 +211,7 @@ export interface ConditionsResult {
 }
 
 const regexCache = new Map<string, RegExp | null>();
-const pathCache = new Map<string, string[] | null>();
+const timeCache = new Map<string, number | null>();
 const CACHE_LIMIT = 2_000;
 
 function cached<V>(cache: Map<string, V>, key: string, make: () => V): V {
@@ -227,12 +227,22 @@ function regexFor(pattern: string): RegExp | null {
   return cached(regexCache, pattern, () => (regexProblem(pattern) ? null : new RegExp(pattern, 'i')));
 }
 
-const lower = (v: string) => v.toLowerCase();
+/** Lower case, remembering the last few: a message's content is compared by many predicates in a row. */
+const lowered: [string, string][] = [];
+function lower(v: string): string {
+  for (const [input, output] of lowered) if (input === v) return output;
+  const out = v.toLowerCase();
+  if (lowered.length >= 8) lowered.shift();
+  lowered.push([v, out]);
+  return out;
+}
 
 function toTime(v: unknown): number | null {
   if (typeof v === 'string') {
-    const t = Date.parse(v);
-    return Number.isFinite(t) ? t : null;
+    return cached(timeCache, v, () => {
+      const t = Date.parse(v);
+      return Number.isFinite(t) ? t : null;
+    });
   }
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   return null;
@@ -345,35 +355,51 @@ function compareArray(op: ConditionOperator, left: unknown, right: unknown): boo
   }
 }
 
-/** Evaluates one predicate under a scope. Never throws. */
+/** Whether a predicate holds for a resolved value; undefined for a type mismatch. */
+function compare(scope: ConditionScope, p: Predicate, value: unknown): boolean | undefined {
+  const right = p.right?.value;
+  if (scope === 'SCALAR') {
+    return p.left.dataType === 'array' ? compareArray(p.operator, value, right) : compareScalar(p.left.dataType, p.operator, value, right);
+  }
+  if (!Array.isArray(value) || p.left.dataType === 'array') return undefined;
+  if (value.length === 0) return false;
+  const type = p.left.dataType;
+  for (const item of value) {
+    const holds = compareScalar(type, p.operator, item, right) === true;
+    if (scope === 'ANY' && holds) return true;
+    if (scope === 'ALL' && !holds) return false;
+  }
+  return scope === 'ALL';
+}
+
+function resolved(p: Predicate, context: unknown): unknown {
+  const segments = cachedPath(p.left.path);
+  return segments ? resolvePath(context, segments) : MISSING;
+}
+
+/** Whether one predicate holds, without a trace. Never throws. */
+export function predicateHolds(scope: ConditionScope, p: Predicate, context: unknown): boolean {
+  const value = resolved(p, context);
+  if (p.operator === 'exists') return value !== MISSING && value !== null;
+  if (p.operator === 'not_exists') return value === MISSING || value === null;
+  if (value === MISSING || value === null) return false;
+  return compare(scope, p, value) === true;
+}
+
+/** Evaluates one predicate under a scope, with its trace. Never throws. */
 export function evaluatePredicate(scope: ConditionScope, p: Predicate, context: unknown): PredicateResult {
-  const segments = cached(pathCache, p.left.path, () => parsePath(p.left.path));
-  const value = segments ? resolvePath(context, segments) : MISSING;
+  const value = resolved(p, context);
   const found = value !== MISSING;
   const right = p.right?.value;
-  const result = (holds: boolean, reason?: PredicateMiss): PredicateResult => ({
-    path: p.left.path,
-    dataType: p.left.dataType,
-    operator: p.operator,
-    right: right ?? null,
-    left: found ? value : null,
-    found,
-    holds,
-    ...(reason ? { reason } : {}),
-  });
+  const result = (holds: boolean, reason?: PredicateMiss): PredicateResult => {
+    const out: PredicateResult = { path: p.left.path, dataType: p.left.dataType, operator: p.operator, right: right ?? null, left: found ? value : null, found, holds };
+    if (reason) out.reason = reason;
+    return out;
+  };
   if (p.operator === 'exists') return result(found && value !== null);
   if (p.operator === 'not_exists') return result(!found || value === null);
   if (!found || value === null) return result(false, 'missing');
-  let holds: boolean | undefined;
-  if (scope === 'SCALAR') {
-    holds = p.left.dataType === 'array' ? compareArray(p.operator, value, right) : compareScalar(p.left.dataType, p.operator, value, right);
-  } else if (!Array.isArray(value) || p.left.dataType === 'array') {
-    holds = undefined;
-  } else {
-    const type = p.left.dataType;
-    const each = value.map((item) => compareScalar(type, p.operator, item, right) === true);
-    holds = value.length > 0 && (scope === 'ANY' ? each.some(Boolean) : each.every(Boolean));
-  }
+  const holds = compare(scope, p, value);
   return holds === undefined ? result(false, 'type_mismatch') : result(holds);
 }
 
@@ -382,8 +408,13 @@ export function evaluateConditions(groups: readonly ConditionGroup[], context: u
   const results: GroupResult[] = [];
   let any = false;
   for (const group of groups) {
-    const predicates = group.predicate.map((p) => evaluatePredicate(group.scope, p, context));
-    const holds = predicates.length > 0 && predicates.every((p) => p.holds);
+    const predicates: PredicateResult[] = [];
+    let holds = group.predicate.length > 0;
+    for (const p of group.predicate) {
+      const r = evaluatePredicate(group.scope, p, context);
+      predicates.push(r);
+      holds &&= r.holds;
+    }
     any ||= holds;
     results.push({ scope: group.scope, holds, predicates });
   }
@@ -396,7 +427,7 @@ export function conditionsHold(groups: readonly ConditionGroup[], context: unkno
     if (group.predicate.length === 0) continue;
     let all = true;
     for (const p of group.predicate) {
-      if (!evaluatePredicate(group.scope, p, context).holds) {
+      if (!predicateHolds(group.scope, p, context)) {
         all = false;
         break;
       }

@@ -67,9 +67,22 @@ export function pathProblem(path: string): string | null {
 /** Marks a path that does not resolve (distinct from a present `null` or `undefined` value). */
 export const MISSING: unique symbol = Symbol('missing');
 
+const parsedPaths = new Map<string, string[] | null>();
+
+/** `parsePath`, memoised: rules name the same few paths on every message. */
+export function cachedPath(path: string): string[] | null {
+  let segments = parsedPaths.get(path);
+  if (segments === undefined) {
+    if (parsedPaths.size >= 5_000) parsedPaths.clear();
+    segments = parsePath(path);
+    parsedPaths.set(path, segments);
+  }
+  return segments;
+}
+
 /** The value at a path of the context, or `MISSING`. Own properties only (no prototype lookups). */
 export function resolvePath(context: unknown, path: string | readonly string[]): unknown {
-  const segments = typeof path === 'string' ? parsePath(path) : path;
+  const segments = typeof path === 'string' ? cachedPath(path) : path;
   if (!segments) return MISSING;
   let value: unknown = context;
   for (const segment of segments) {

@@ -83,9 +83,14 @@ export interface WalkInput {
   state?: FlowState | null;
 }
 
+const indexes = new WeakMap<FlowNode, Map<string, FlowNode>>();
+
 /** Every node by id (nodes saved without ids get their path as id, which is stable for one flow). */
 function indexFlow(root: FlowNode): Map<string, FlowNode> {
+  const known = indexes.get(root);
+  if (known) return known;
   const byId = new Map<string, FlowNode>();
+  indexes.set(root, byId);
   const visit = (node: FlowNode, path: string) => {
     byId.set(node.id ?? `@${path}`, node);
     for (const key of CHILD_KEYS) {
@@ -170,7 +175,14 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
   const replies: string[] = [];
   const toolCalls: (ToolCall & ToolResult)[] = [];
   let escalation: FlowWalk['escalation'] = null;
-  const view = () => ({ ...input.context, rule: { ...(input.context.rule ?? {}), ...collected } });
+  // What conditions and texts read: the context with the flow's collected values under `rule`.
+  const ruleView: Record<string, unknown> = { ...(input.context.rule ?? {}), ...collected };
+  const context = { ...input.context, rule: ruleView };
+  const view = () => context;
+  const store = (key: string, value: unknown) => {
+    collected[key] = value;
+    ruleView[key] = value;
+  };
   const say = (text: string) => {
     const reply = interpolate(text, view());
     replies.push(reply);
@@ -223,7 +235,7 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
           answerFor = undefined;
           const value = parseAnswer(node.dataType, input.message);
           if (value !== undefined) {
-            collected[node.field] = value;
+            store(node.field, value);
             steps.push({ nodeId, type: 'collect', field: node.field, action: 'accepted', value, attempts });
             break;
           }
@@ -238,7 +250,7 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
             escalation = { reason: 'rule_escalation', message: reply };
             return finish('escalated');
           }
-          collected[node.field] = null;
+          store(node.field, null);
           break;
         }
         if (known !== MISSING && known !== null) {
@@ -264,7 +276,7 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
           result = { success: false, output: {}, error: error instanceof Error ? error.message : String(error) };
         }
         const output = result.output && typeof result.output === 'object' ? result.output : {};
-        collected[result.toolName ?? node.toolId] = output;
+        store(result.toolName ?? node.toolId, output);
         toolCalls.push({ nodeId, toolId: node.toolId, inputs, ...result, output });
         steps.push({
           nodeId,
