@@ -1,0 +1,163 @@
+// The flow walker of src/rules/walker.ts on every node type, resuming across messages, tools
+// through the invoker, and the flow schema's limits.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FLOW_LIMITS, flowConfigSchema, type FlowNode, withNodeIds } from '../../src/rules/flow.js';
+import { dryRunTools, type FlowState, type ToolInvoker, parseAnswer, walkFlow } from '../../src/rules/walker.js';
+
+const TOOL = 'a0000000-0000-4000-8000-0000000000aa';
+const TAG = 'a0000000-0000-4000-8000-000000000201';
+const flow = (raw: unknown) => flowConfigSchema.parse(raw);
+const walk = (f: FlowNode, message: string, state?: FlowState | null, tools: ToolInvoker = dryRunTools, context = {}) => walkFlow(f, { message, context, state }, tools);
+
+describe('walkFlow', () => {
+  it('replies with interpolated messages and completes', async () => {
+    const f = flow({ id: 'a', type: 'message', message: 'Hi ${userAttributes.name}, plan ${userAttributes.plan}, missing "${rule.nothing}"', next: { id: 'b', type: 'message', message: 'Bye' } });
+    const result = await walk(f, 'hello', null, dryRunTools, { userAttributes: { name: 'Ada', plan: { tier: 2 } } });
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(result.replies, ['Hi Ada, plan {"tier":2}, missing ""', 'Bye']);
+    assert.deepEqual(result.steps.map((s) => s.nodeId), ['a', 'b']);
+    assert.deepEqual(result.state, { status: 'completed', waitingFor: null, continuation: [], collected: {}, tagIds: [] });
+  });
+
+  it('collects across messages, re-asks twice, then hands over for a required field', async () => {
+    const f = flow({ id: 'q', type: 'collect', field: 'email', question: 'Your email?', dataType: 'email', next: { id: 'm', type: 'message', message: 'Thanks ${rule.email}' } });
+    const first = await walk(f, 'I need help');
+    assert.deepEqual([first.status, first.replies], ['waiting_for_input', ['Your email?']]);
+    const answered = await walk(f, 'sure, it is Ada@Example.org', first.state);
+    assert.deepEqual([answered.status, answered.replies, answered.state.collected], ['completed', ['Thanks ada@example.org'], { email: 'ada@example.org' }]);
+    const again1 = await walk(f, 'no idea', first.state);
+    assert.deepEqual([again1.replies, again1.state.waitingFor], [['Sorry, I need an email address. Your email?'], { nodeId: 'q', field: 'email', attempts: 1 }]);
+    const again2 = await walk(f, 'still no', again1.state);
+    assert.equal(again2.state.waitingFor!.attempts, 2);
+    const gaveUp = await walk(f, 'nope', again2.state);
+    assert.equal(gaveUp.status, 'escalated');
+    assert.deepEqual(gaveUp.escalation, { reason: 'rule_escalation', message: 'I could not get the information I need, so a person from our team will follow up with you.' });
+    assert.deepEqual(gaveUp.steps.map((s) => (s.type === 'collect' ? s.action : s.type)), ['gave_up']);
+  });
+
+  it('moves on without an optional answer', async () => {
+    const f = flow({ id: 'q', type: 'collect', field: 'age', question: 'Age?', dataType: 'number', required: false, next: { id: 'e', type: 'end', message: 'Age: ${rule.age}' } });
+    const state: FlowState = { status: 'waiting_for_input', waitingFor: { nodeId: 'q', field: 'age', attempts: 2 }, continuation: [], collected: {}, tagIds: [] };
+    const result = await walk(f, 'rather not say', state);
+    assert.deepEqual([result.status, result.replies, result.state.collected], ['ended', ['Age: '], { age: null }]);
+  });
+
+  it('skips a question whose answer the context already holds', async () => {
+    const f = flow({ id: 'q', type: 'collect', field: 'orderNumber', question: 'Order?', next: { id: 'e', type: 'end' } });
+    const result = await walk(f, 'hi', null, dryRunTools, { rule: { orderNumber: 'A-1' } });
+    assert.deepEqual(result.steps.map((s) => [s.nodeId, s.type === 'collect' ? s.action : '']), [['q', 'known'], ['e', '']]);
+  });
+
+  it('branches on conditions with the trace and continues with next after the branch', async () => {
+    const f = flow({
+      id: 'c',
+      type: 'condition',
+      conditions: [{ scope: 'SCALAR', predicate: [{ left: { path: 'userAttributes.vip', dataType: 'boolean' }, operator: '==', right: { value: true } }] }],
+      then: { id: 't', type: 'message', message: 'VIP', next: { id: 't2', type: 'tag', tagIds: [TAG] } },
+      else: { id: 'e', type: 'message', message: 'Regular' },
+      next: { id: 'n', type: 'message', message: 'After' },
+    });
+    const vip = await walk(f, 'x', null, dryRunTools, { userAttributes: { vip: true } });
+    assert.deepEqual([vip.replies, vip.tagIds, vip.steps.map((s) => s.nodeId)], [['VIP', 'After'], [TAG], ['c', 't', 't2', 'n']]);
+    const step = vip.steps[0]!;
+    assert.ok(step.type === 'condition' && step.holds && step.branch === 'then' && step.conditions.groups[0]!.predicates[0]!.left === true);
+    const regular = await walk(f, 'x', null, dryRunTools, { userAttributes: { vip: 'yes' } });
+    assert.deepEqual(regular.replies, ['Regular', 'After']);
+  });
+
+  it('resumes a question inside a branch, then runs the outer next', async () => {
+    const f = flow({
+      id: 'c',
+      type: 'condition',
+      conditions: [{ scope: 'SCALAR', predicate: [{ left: { path: 'message.content', dataType: 'string' }, operator: 'contains', right: { value: 'refund' } }] }],
+      then: { id: 'q', type: 'collect', field: 'order', question: 'Order?', next: { id: 'm', type: 'message', message: 'Refunding ${rule.order}' } },
+      next: { id: 'bye', type: 'end', message: 'Bye' },
+    });
+    const first = await walk(f, 'I want a REFUND', null, dryRunTools, { message: { content: 'I want a REFUND' } });
+    assert.deepEqual(first.state.continuation, ['bye']);
+    const second = await walk(f, 'B-2', first.state);
+    assert.deepEqual([second.status, second.replies], ['ended', ['Refunding B-2', 'Bye']]);
+  });
+
+  it('calls tools with typed inputs and takes onSuccess or onFailure; a throwing tool is a failure', async () => {
+    const f = flow({
+      id: 't',
+      type: 'tool',
+      toolId: TOOL,
+      inputs: { amount: '${rule.amount}', note: 'order ${rule.order}', fixed: 3 },
+      onSuccess: { id: 'ok', type: 'message', message: 'Status: ${rule.Lookup.status}' },
+      onFailure: { id: 'ko', type: 'escalate', reason: 'tool_failure', message: 'Sorry' },
+    });
+    const calls: unknown[] = [];
+    const ok: ToolInvoker = { call: async (c) => (calls.push(c), { success: true, output: { status: 'shipped' }, toolName: 'Lookup' }) };
+    const success = await walk(f, 'x', null, ok, { rule: { amount: 12.5, order: 'A-9' } });
+    assert.deepEqual(calls, [{ nodeId: 't', toolId: TOOL, inputs: { amount: 12.5, note: 'order A-9', fixed: 3 } }]);
+    assert.deepEqual([success.status, success.replies, success.state.collected], ['completed', ['Status: shipped'], { Lookup: { status: 'shipped' } }]);
+    const failing: ToolInvoker = { call: async () => { throw new Error('connection refused'); } };
+    const failure = await walk(f, 'x', null, failing);
+    assert.deepEqual([failure.status, failure.escalation], ['escalated', { reason: 'tool_failure', message: 'Sorry' }]);
+    assert.deepEqual(failure.toolCalls.map((c) => [c.success, c.error]), [[false, 'connection refused']]);
+    const dry = await walk(f, 'x');
+    assert.deepEqual(dry.toolCalls.map((c) => c.dryRun), [true]);
+  });
+
+  it('walks flows saved without ids and answers an error for a state that does not fit', async () => {
+    const f = flowConfigSchema.parse({ type: 'collect', field: 'a', question: 'A?', next: { type: 'end' } });
+    const first = await walk(f, 'x');
+    assert.equal(first.state.waitingFor!.nodeId, '@');
+    assert.equal((await walk(f, 'value', first.state)).status, 'ended');
+    const bad: FlowState = { status: 'waiting_for_input', waitingFor: { nodeId: 'zzz', field: 'a', attempts: 0 }, continuation: [], collected: {}, tagIds: [] };
+    assert.match((await walk(f, 'x', bad)).error!, /^state\.waitingFor\.nodeId: node "zzz"/);
+    assert.match((await walk(f, 'x', { ...bad, status: 'ended', waitingFor: null })).error!, /^state\.status: the flow is ended/);
+    const withIds = withNodeIds(f);
+    assert.match((await walk(withIds, 'x', { ...bad, waitingFor: { nodeId: 'n1', field: 'a', attempts: 0 }, continuation: ['ghost'] })).error!, /^state\.continuation: node "ghost"/);
+  });
+});
+
+describe('parseAnswer', () => {
+  it('reads each data type from a message', () => {
+    assert.equal(parseAnswer('number', 'It was 149,90 euros'), 149.9);
+    assert.equal(parseAnswer('number', 'about 1 299 dollars'), 1299);
+    assert.equal(parseAnswer('number', 'a lot'), undefined);
+    assert.equal(parseAnswer('boolean', 'Yes please'), true);
+    assert.equal(parseAnswer('boolean', 'nope'), false);
+    assert.equal(parseAnswer('boolean', 'maybe'), undefined);
+    assert.equal(parseAnswer('date', 'on 2026-03-04 I think'), '2026-03-04');
+    assert.equal(parseAnswer('date', 'March 4, 2026'), '2026-03-04');
+    assert.equal(parseAnswer('date', 'soon'), undefined);
+    assert.equal(parseAnswer('email', 'mail me: A.B@Example.com'), 'a.b@example.com');
+    assert.equal(parseAnswer('string', '   '), undefined);
+  });
+});
+
+describe('flow schema limits', () => {
+  const chain = (n: number): Record<string, unknown> => {
+    let node: Record<string, unknown> = { type: 'end' };
+    for (let i = 1; i < n; i += 1) node = { type: 'message', message: `m${i}`, next: node };
+    return node;
+  };
+  const tree = (depth: number): Record<string, unknown> =>
+    depth === 0 ? { type: 'end' } : { type: 'condition', conditions: [{ scope: 'SCALAR', predicate: [] }], then: tree(depth - 1), else: tree(depth - 1) };
+  const issue = (raw: unknown) => {
+    const r = flowConfigSchema.safeParse(raw);
+    return r.success ? null : `${r.error.issues[0]!.path.join('.')}: ${r.error.issues[0]!.message}`;
+  };
+  it('accepts 30 levels and refuses 31; accepts 200 nodes and refuses more', () => {
+    assert.equal(issue(chain(FLOW_LIMITS.depth)), null);
+    assert.equal(issue(chain(FLOW_LIMITS.depth + 1)), ': a flow nests at most 30 nodes deep');
+    assert.equal(issue(tree(7)), ': a flow has at most 200 nodes'); // 255 nodes
+    assert.equal(issue(tree(6)), null); // 127 nodes
+  });
+  it('names unknown types, bad fields and duplicate ids by path', () => {
+    assert.match(issue({ type: 'message', message: 'x', next: { type: 'jump' } })!, /^next\.type: /);
+    assert.match(issue({ type: 'collect', field: '1bad', question: 'q' })!, /^field: /);
+    assert.match(issue({ type: 'tool', toolId: 'nope' })!, /^toolId: /);
+    assert.match(issue({ type: 'escalate', reason: 'bored' })!, /^reason: /);
+    assert.match(issue({ id: 'x', type: 'message', message: 'a', next: { id: 'x', type: 'end' } })!, /^next\.id: node id "x" is used twice/);
+    assert.match(issue([])!, /a flow is a node object/);
+  });
+  it('assigns free ids in document order', () => {
+    assert.deepEqual(withNodeIds(flowConfigSchema.parse({ type: 'message', message: 'a', next: { id: 'n1', type: 'end' } })), { id: 'n2', type: 'message', message: 'a', next: { id: 'n1', type: 'end' } });
+  });
+});
