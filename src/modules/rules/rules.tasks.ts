@@ -164,7 +164,7 @@ export interface DraftRuleInput extends RuleDraftingContext {
 }
 
 export const draftRuleTask: LlmTask<DraftRuleInput, DraftRuleOutput> = {
-  name: 'rules.draft',
+  name: 'draft_rule',
   description: 'An intent rule drafted from instructions: name, trigger description and flow nodes.',
   schema: draftRuleOutputSchema,
   system: `You turn a support team's plain-language instructions into an intent rule for a customer-support agent. ${LANGUAGE} Follow the instructions' steps in order; keep quoted texts exactly.`,
@@ -181,7 +181,7 @@ export interface RefineRuleInput extends RuleDraftingContext {
 }
 
 export const refineRuleTask: LlmTask<RefineRuleInput, DraftRuleOutput> = {
-  name: 'rules.refine',
+  name: 'refine_rule',
   description: 'The rule with the refinement applied: name, trigger description and all flow nodes.',
   schema: draftRuleOutputSchema,
   system: `You change an intent rule of a customer-support agent as the team asks, keeping everything they did not ask to change. ${LANGUAGE} Answer the whole changed rule.`,
@@ -205,7 +205,7 @@ export const matchRulesOutputSchema = z.object({
 export type MatchRulesOutput = z.infer<typeof matchRulesOutputSchema>;
 
 export const matchRuleTask: LlmTask<MatchRulesInput, MatchRulesOutput> = {
-  name: 'rules.match',
+  name: 'match_rules',
   description: 'How well a customer message matches each rule (0 to 1), best first, with a one-line reason.',
   schema: matchRulesOutputSchema,
   system: `You decide which intent rules of a support agent a customer message triggers. Score each rule from 0 (unrelated) to 1 (clearly this intent); ${RULE_MATCH_THRESHOLD} or more means the rule applies.`,
