@@ -48,11 +48,6 @@ export async function getRule(ctx: Ctx, id: string): Promise<RuleWithAgents> {
 // ---------------------------------------------------------------------------------------------
 // Checks of what a rule names: agents, actions, tags
 
-/** 400 naming the first `botIds` entry that is not an agent of the workspace. */
-async function checkAgents(ctx: Ctx, db: Db, botIds: readonly string[], field = 'body.botIds'): Promise<string[]> {
-  return requireAgentIds({ db, workspaceId: ctx.workspaceId }, botIds, field);
-}
-
 const nodePath = (field: string, path: readonly (string | number)[]) => [field, ...path].join('.');
 
 /**
@@ -124,7 +119,7 @@ const storedFlow = (flow: FlowNode | null | undefined) => (flow ? (withNodeIds(f
 export async function createRule(ctx: Ctx, body: CreateRuleBody): Promise<RuleWithAgents> {
   checkKind(body.type, body.flowConfig);
   const created: RuleWithAgents = await inTransaction(ctx, async (tx) => {
-    const botIds = await checkAgents(tx, tx.db, body.botIds);
+    const botIds = await requireAgentIds(tx, body.botIds, 'body.botIds');
     const flow = storedFlow(body.flowConfig);
     if (body.flowConfig) await checkFlowReferences(tx, body.flowConfig, 'body.flowConfig');
     const row = await insertRule(
@@ -165,7 +160,7 @@ export async function updateRule(ctx: Ctx, id: string, body: UpdateRuleBody): Pr
     if (rule.status === 'DRAFT' && body.botIds !== undefined && body.botIds.length > 0) {
       throw new AppError('bad_request', 'body.botIds: a draft gets its agents when it is published (POST /v2/hc-rules/{id}/publish/public)');
     }
-    const botIds = body.botIds === undefined || rule.status === 'DRAFT' ? rule.botIds : await checkAgents(tx, tx.db, body.botIds);
+    const botIds = body.botIds === undefined || rule.status === 'DRAFT' ? rule.botIds : await requireAgentIds(tx, body.botIds, 'body.botIds');
     if (body.flowConfig) await checkFlowReferences(tx, body.flowConfig, 'body.flowConfig');
     const changed = await updateRuleRow(
       tx.db,
@@ -315,7 +310,7 @@ export async function publishRule(ctx: Ctx, id: string, botIds: string[]): Promi
   return inTransaction(ctx, async (tx) => {
     const rule = await requireRule(tx.db, tx, id, true);
     requireDraft(rule, 'publish');
-    const agents = await checkAgents(tx, tx.db, botIds);
+    const agents = await requireAgentIds(tx, botIds, 'body.botIds');
     if (rule.flowConfig) await checkFlowReferences(tx, flowConfigSchema.parse(rule.flowConfig), 'flowConfig');
     const published = await updateRuleRow(tx.db, ctx.workspaceId, id, { status: 'PUBLISHED' }, authorOf(ctx), ctx.clock.now());
     await setRuleAgents(tx.db, ctx.workspaceId, id, agents);
