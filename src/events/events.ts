@@ -15,6 +15,8 @@ export interface DomainEvents {
   'source.ingested': { sourceId: string; status: 'COMPLETED' | 'FAILED'; changed: boolean };
   /** A knowledge-generation job ended. */
   'knowledge.generated': { jobId: string; status: 'COMPLETED' | 'FAILED'; operation: string | null; articleId: string | null };
+  /** An action or attribute is being deleted (emitted before the row goes, in the same transaction). */
+  'action.deleted': { toolId: string; name: string };
 }
 
 export type EventName = keyof DomainEvents;

@@ -1,5 +1,6 @@
+import { ruleListeners } from '../modules/rules/index.js';
 import { sourceListeners } from '../modules/sources/index.js';
 import type { RegisteredListener } from './bus.js';
 
 /** Every listener of a domain event in Parley. A module adds its listeners here. */
-export const eventListeners: readonly RegisteredListener[] = [...sourceListeners];
+export const eventListeners: readonly RegisteredListener[] = [...sourceListeners, ...ruleListeners];

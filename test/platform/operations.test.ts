@@ -129,6 +129,9 @@ describe('operations endpoints', () => {
       '/v2/guardrails/public': ['get', 'post'],
       '/v2/guardrails/test/public': ['post'],
       '/v2/guardrails/{id}/public': ['delete', 'get', 'put'],
+      '/v2/hc-tools/public': ['get', 'post'],
+      '/v2/hc-tools/{id}/public': ['delete', 'get', 'patch'],
+      '/v2/hc-tools/{id}/assign/public': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

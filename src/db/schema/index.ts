@@ -5,3 +5,4 @@ export * from './knowledge.js';
 export * from './sources.js';
 export * from './ai.js';
 export * from './rules.js';
+export * from './tools.js';

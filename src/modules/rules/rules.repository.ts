@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { agents, ruleAgents, rules, type RuleVersionItem, ruleVersions } from '../../db/schema/index.js';
 
@@ -148,4 +148,18 @@ export async function listPublishedRulesForAgent(db: Db, workspaceId: string, ag
     workspaceId,
     rows.map((r) => r.rule),
   );
+}
+
+/** Rules (drafts too) whose flow has a tool node naming the action. */
+export async function listRulesNamingTool(db: Db, workspaceId: string, toolId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: rules.id, name: rules.name })
+    .from(rules)
+    .where(
+      and(
+        eq(rules.workspaceId, workspaceId),
+        sql`jsonb_path_exists(${rules.flowConfig}, '$.** ? (@.type == "tool" && @.toolId == $id)', jsonb_build_object('id', ${toolId}::text))`,
+      ),
+    )
+    .orderBy(asc(rules.name), asc(rules.id));
 }
