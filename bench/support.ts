@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { generateSecretKey } from '../src/secrets.js';
 
 /** The repository root (the folder holding bin/ and bench/). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -367,7 +368,8 @@ export function postgresBackend(adminUrl: string, serverEnv: Record<string, stri
       const scratch = await createScratchDatabase(adminUrl);
       const dir = await tempDataDir(); // keeps the server away from ./data even though it is unused
       return {
-        env: { ...serverEnv, DATABASE_URL: scratch.url, PARLEY_DATA_DIR: dir.path },
+        // PostgreSQL needs the shared secret key (a fresh one per run: nothing is kept).
+        env: { PARLEY_SECRET_KEY: generateSecretKey(), ...serverEnv, DATABASE_URL: scratch.url, PARLEY_DATA_DIR: dir.path },
         cleanup: async () => {
           await scratch.drop();
           await dir.remove();

@@ -1,3 +1,4 @@
+import type { SecretBox } from './secrets.js';
 import type { Logger } from 'pino';
 import type { LlmProvider } from './ai/index.js';
 import type { Clock } from './clock.js';
@@ -24,6 +25,8 @@ export interface Ports {
   readonly clock: Clock;
   readonly log: Logger;
   readonly config: Config;
+  /** Seals and opens secrets stored at rest (src/secrets.ts). */
+  readonly secrets: SecretBox;
 }
 
 /** Who acts: a workspace key (a request), a background job, or the operator (admin API, CLI). */
@@ -60,10 +63,10 @@ export interface RequestIdentity {
 export function contextForRequest(ports: Ports, request: RequestIdentity, signal?: AbortSignal): WorkspaceContext | ProcessContext {
   // Plain literals, no spreads: this runs on every request, and on Node 20 an object spread with
   // further properties takes a slow path (about 10 µs here, a sixth of a trivial request).
-  const { db, queue, llm, outbound, events, clock, config } = ports;
+  const { db, queue, llm, outbound, events, clock, config, secrets } = ports;
   const log = request.log as Logger;
   const principal = request.principal;
-  if (!principal) return { db, queue, llm, outbound, events, clock, log, config, requestId: request.id, signal, actor: OPERATOR };
+  if (!principal) return { db, queue, llm, outbound, events, clock, log, config, secrets, requestId: request.id, signal, actor: OPERATOR };
   return {
     db,
     queue,
@@ -73,6 +76,7 @@ export function contextForRequest(ports: Ports, request: RequestIdentity, signal
     clock,
     log,
     config,
+    secrets,
     requestId: request.id,
     signal,
     workspaceId: principal.workspaceId,

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { createLlm, type LlmProvider } from './ai/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { type Config, withOverrides } from './config/config.js';
+import { type Config, ConfigError, withOverrides } from './config/config.js';
 import { contextForOperator, inTransaction, type Ports } from './context.js';
 import { EventBus, type RegisteredListener } from './events/bus.js';
 import { eventListeners } from './events/registry.js';
@@ -18,12 +18,14 @@ import { migrateDatabase } from './db/migrate.js';
 import { enableVectorSupport } from './db/vector.js';
 import type { RegisteredJob } from './jobs/job.js';
 import { JobQueue } from './jobs/queue.js';
+import { createSecretBox, generateSecretKey, parseSecretKey } from './secrets.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKey } from './modules/api-keys/index.js';
 import { type CpuPool, createCpuPool } from './workers/pool.js';
 import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
+export const SECRET_KEY_FILE = 'secret-key';
 
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { pid: process.pid } });
@@ -47,6 +49,36 @@ function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
   log.info({ file }, 'generated the admin token');
   process.stdout.write(`Admin API token written to ${file} (mode 0600).\n`);
   return withOverrides(config, { adminToken: token });
+}
+
+/**
+ * The key secrets are sealed with. PostgreSQL: PARLEY_SECRET_KEY is required, since every process
+ * of a deployment must share it. Embedded: it is generated into the data folder once (mode 0600).
+ */
+function ensureSecretKey(config: Config, log: Logger): Config {
+  if (config.secretKey) return config;
+  if (config.databaseUrl) {
+    throw new ConfigError([
+      'PARLEY_SECRET_KEY: required with DATABASE_URL (every process must seal and open secrets with the same key); generate one with: openssl rand -base64 32',
+    ]);
+  }
+  const file = path.join(config.dataDir, SECRET_KEY_FILE);
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (typeof parseSecretKey(stored) === 'string') throw new ConfigError([`${file}: not a secret key (32 bytes, base64)`]);
+    return withOverrides(config, { secretKey: stored });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = generateSecretKey();
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  log.info({ file }, 'generated the secret key');
+  return withOverrides(config, { secretKey: key });
+}
+
+function secretKeyOf(config: Config): Buffer {
+  const key = config.secretKey ? parseSecretKey(config.secretKey) : 'is not set';
+  if (typeof key === 'string') throw new ConfigError([`PARLEY_SECRET_KEY: ${key}`]);
+  return key;
 }
 
 export interface PortsOptions {
@@ -80,6 +112,7 @@ export function createPorts(options: PortsOptions): Ports {
     clock: options.clock ?? systemClock,
     log,
     config,
+    secrets: createSecretBox(secretKeyOf(config)),
   };
 }
 
@@ -115,6 +148,12 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
   if (!config.databaseUrl) {
     lock = acquireDataDirLock(config.dataDir);
     config = ensureEmbeddedAdminToken(config, log);
+  }
+  try {
+    config = ensureSecretKey(config, log);
+  } catch (error) {
+    lock?.release();
+    throw error;
   }
   let database: Database | undefined;
   try {

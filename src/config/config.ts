@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey } from '../secrets.js';
 import { version } from '../version.js';
 
 /** Environment variables -> typed, frozen configuration. The only module that reads process.env. */
@@ -52,6 +53,13 @@ const envSchema = z.object({
   PARLEY_LLM_RETRY_DELAY_MS: positiveInt.default(1000),
   PARLEY_KNOWLEDGE_CONCURRENCY: positiveInt.default(2),
   PARLEY_CPU_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  PARLEY_SECRET_KEY: z
+    .string()
+    .superRefine((value, ctx) => {
+      const key = parseSecretKey(value);
+      if (typeof key === 'string') ctx.addIssue({ code: 'custom', message: key });
+    })
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -118,6 +126,11 @@ export interface Config {
   readonly knowledgeConcurrency: number;
   /** Worker threads for extraction and the built-in engine; 0 runs that work on the event loop. */
   readonly cpuThreads: number;
+  /**
+   * The key secrets are sealed with (base64 of 32 bytes). Required with DATABASE_URL; embedded mode
+   * generates one into the data folder (runtime.ts).
+   */
+  readonly secretKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm,
     knowledgeConcurrency: e.PARLEY_KNOWLEDGE_CONCURRENCY,
     cpuThreads: e.PARLEY_CPU_THREADS ?? defaultCpuThreads(),
+    secretKey: e.PARLEY_SECRET_KEY?.trim(),
   });
 }
 

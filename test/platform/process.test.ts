@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { backend } from '../support/database.js';
@@ -42,6 +42,9 @@ describe('parley processes', { timeout: 240_000 }, () => {
       assert.deepEqual((me.body.apiKey as { scopes: string[] }).scopes, ['read', 'write']);
       if (backend === 'pglite') {
         assert.ok(existsSync(path.join(dataDir, 'admin-token')));
+        const secretKey = path.join(dataDir, 'secret-key');
+        assert.equal(statSync(secretKey).mode & 0o777, 0o600, 'the generated secret key is readable by its owner only');
+        assert.equal(Buffer.from(readFileSync(secretKey, 'utf8').trim(), 'base64').length, 32);
         assert.match(server.output(), /Admin API token written to/);
         const second = await runCli(['serve', '--port', String(await freePort())], env);
         assert.equal(second.code, 1);
@@ -175,6 +178,15 @@ describe('the parley command', () => {
     const unknown = await runCli(['frobnicate'], {});
     assert.equal(unknown.code, 2);
     assert.match(unknown.output, /unknown command "frobnicate"/);
+  });
+
+  it('refuses to start on PostgreSQL without PARLEY_SECRET_KEY, naming it, and refuses a malformed key', async () => {
+    const noKey = await runCli(['serve', '--port', String(await freePort())], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres', PARLEY_SECRET_KEY: undefined });
+    assert.equal(noKey.code, 1);
+    assert.match(noKey.output, /PARLEY_SECRET_KEY: required with DATABASE_URL/);
+    const short = await runCli(['workspace', 'list'], { PARLEY_SECRET_KEY: 'c2hvcnQ=' });
+    assert.equal(short.code, 1);
+    assert.match(short.output, /PARLEY_SECRET_KEY: must decode to 32 bytes, not 5/);
   });
 
   it('lists every configuration problem at once', async () => {

@@ -1,3 +1,4 @@
+import { TEST_SECRET_KEY } from './keys.js';
 import './network-guard.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { createCpuPool } from '../../src/workers/pool.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export { TEST_SECRET_KEY } from './keys.js';
 
 export interface HttpResult<T = unknown> {
   status: number;
@@ -100,6 +102,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     // (instead of 8 and 4) keep an idle test app from spending its CPU on empty fetches.
     PARLEY_WORKER_CONCURRENCY: '1',
     PARLEY_INGEST_CONCURRENCY: '2',
+    PARLEY_SECRET_KEY: TEST_SECRET_KEY,
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { backend, createScratchPostgres } from './database.js';
+import { TEST_SECRET_KEY } from './keys.js';
 import { poll } from './poll.js';
 import { allowedPortsEnv, allowPort, recordViolation, VIOLATION_MARKER } from './network-guard.js';
 
@@ -112,6 +113,7 @@ export async function processTestEnv(
   if (backend === 'postgres') {
     const scratch = await createScratchPostgres();
     env.DATABASE_URL = scratch.url;
+    env.PARLEY_SECRET_KEY ??= TEST_SECRET_KEY;
     drop = scratch.drop;
   }
   return {
