@@ -20,7 +20,7 @@ import { replyRuleRoutes } from './modules/reply-rules/index.js';
 import { ruleRoutes } from './modules/rules/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { tagRoutes } from './modules/tags/index.js';
-import { toolRoutes } from './modules/tools/index.js';
+import { stepRoutes, toolRoutes } from './modules/tools/index.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
 
@@ -78,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...replyRuleRoutes(),
     ...guardrailRoutes(),
     ...toolRoutes(),
+    ...stepRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

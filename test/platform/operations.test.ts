@@ -132,6 +132,8 @@ describe('operations endpoints', () => {
       '/v2/hc-tools/public': ['get', 'post'],
       '/v2/hc-tools/{id}/public': ['delete', 'get', 'patch'],
       '/v2/hc-tools/{id}/assign/public': ['post'],
+      '/v2/api-function-configs/public': ['get', 'post'],
+      '/v2/api-function-configs/{id}/public': ['delete', 'get', 'patch'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -1,2 +1,3 @@
+export { stepRoutes } from './steps.routes.js';
 export { toolRoutes } from './tools.routes.js';
 export { actionsForDrafting, existingActionIds } from './tools.service.js';
