@@ -53,6 +53,7 @@ const envSchema = z.object({
   PARLEY_LLM_RETRY_DELAY_MS: positiveInt.default(1000),
   PARLEY_KNOWLEDGE_CONCURRENCY: positiveInt.default(2),
   PARLEY_CPU_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  PARLEY_ACTION_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_SECRET_KEY: z
     .string()
     .superRefine((value, ctx) => {
@@ -131,6 +132,8 @@ export interface Config {
    * generates one into the data folder (runtime.ts).
    */
   readonly secretKey: string | undefined;
+  /** Time limit of one external API call step of an action or attribute (its retry has its own). */
+  readonly actionTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     knowledgeConcurrency: e.PARLEY_KNOWLEDGE_CONCURRENCY,
     cpuThreads: e.PARLEY_CPU_THREADS ?? defaultCpuThreads(),
     secretKey: e.PARLEY_SECRET_KEY?.trim(),
+    actionTimeoutMs: e.PARLEY_ACTION_TIMEOUT_MS,
   });
 }
 

@@ -132,6 +132,8 @@ describe('operations endpoints', () => {
       '/v2/hc-tools/public': ['get', 'post'],
       '/v2/hc-tools/{id}/public': ['delete', 'get', 'patch'],
       '/v2/hc-tools/{id}/assign/public': ['post'],
+      '/v2/hc-tools/{id}/test/public': ['post'],
+      '/v2/api-function-configs/{id}/test/public': ['post'],
       '/v2/api-function-configs/public': ['get', 'post'],
       '/v2/api-function-configs/{id}/public': ['delete', 'get', 'patch'],
     };

@@ -39,11 +39,19 @@ export interface SafeFetchOptions {
   resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
+export type FetchMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface FetchRequest {
   url: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  method?: 'GET' | 'HEAD';
+  method?: FetchMethod;
+  /** A request body (POST, PUT, PATCH, DELETE); resent only on a 307/308 redirect. */
+  body?: string;
+  /** Per-request limits under the fetcher's own (actions call with tighter ones). */
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
 }
 
 export interface FetchedResource {
@@ -268,10 +276,14 @@ export function createSafeFetch(options: SafeFetchOptions): ClosableSafeFetch {
   });
 
   async function fetchOnce(request: FetchRequest): Promise<FetchedResource> {
-    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const timeoutMs = Math.min(request.timeoutMs ?? options.timeoutMs, options.timeoutMs);
+    const maxBytes = Math.min(request.maxBytes ?? options.maxBytes, options.maxBytes);
+    const maxRedirects = Math.min(request.maxRedirects ?? options.maxRedirects, options.maxRedirects);
+    const deadline = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
-    const signals = { caller: request.signal, deadline, timeoutMs: options.timeoutMs };
-    let method = request.method ?? 'GET';
+    const signals = { caller: request.signal, deadline, timeoutMs };
+    let method: FetchMethod = request.method ?? 'GET';
+    let requestBody = request.body;
     let headers = buildHeaders(options.userAgent, request.headers);
     const redirects: string[] = [];
     let current = validateTarget(request.url, isBlocked);
@@ -280,7 +292,7 @@ export function createSafeFetch(options: SafeFetchOptions): ClosableSafeFetch {
       if (signal.aborted) throw classifyError(signal.reason, current.href, signals);
       let response: Awaited<ReturnType<typeof undiciRequest>>;
       try {
-        response = await undiciRequest(current, { method, headers, signal, dispatcher: agent });
+        response = await undiciRequest(current, { method, headers, signal, dispatcher: agent, ...(requestBody !== undefined ? { body: requestBody } : {}) });
       } catch (error) {
         throw classifyError(error, current.href, signals);
       }
@@ -289,8 +301,8 @@ export function createSafeFetch(options: SafeFetchOptions): ClosableSafeFetch {
       if (REDIRECT_STATUSES.has(response.statusCode) && location) {
         await response.body.dump().catch(() => undefined);
         redirects.push(current.href);
-        if (redirects.length > options.maxRedirects) {
-          throw new FetchError('too_many_redirects', `${request.url} redirected more than ${options.maxRedirects} times`);
+        if (redirects.length > maxRedirects) {
+          throw new FetchError('too_many_redirects', `${request.url} redirected more than ${maxRedirects} times`);
         }
         let next: URL;
         try {
@@ -300,15 +312,21 @@ export function createSafeFetch(options: SafeFetchOptions): ClosableSafeFetch {
         }
         next = validateTarget(next.href, isBlocked);
         if (next.origin !== current.origin) headers = withoutOriginBoundHeaders(headers);
-        // RFC 9110 §15.4.4: a 303 is answered with GET (HEAD stays HEAD); only GET/HEAD exist here.
-        if (response.statusCode === 303) method = method === 'HEAD' ? 'HEAD' : 'GET';
+        // RFC 9110 §15.4: 307/308 repeat the request as it was; a 303 (and, as every client does, a
+        // 301/302 of a POST) continues with GET and no body. HEAD stays HEAD.
+        const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
+        if (!keepsMethod && method !== 'HEAD' && (response.statusCode === 303 || method === 'POST')) {
+          method = 'GET';
+          requestBody = undefined;
+          delete headers['content-type'];
+        }
         current = next;
         continue;
       }
       let body: Uint8Array = new Uint8Array();
       try {
         if (method === 'HEAD') await response.body.dump();
-        else body = await readBody(response.body, responseHeaders['content-encoding'], options.maxBytes, current.href);
+        else body = await readBody(response.body, responseHeaders['content-encoding'], maxBytes, current.href);
       } catch (error) {
         throw classifyError(error, current.href, signals);
       }

@@ -1,3 +1,4 @@
 export { stepRoutes } from './steps.routes.js';
 export { toolRoutes } from './tools.routes.js';
-export { actionsForDrafting, existingActionIds } from './tools.service.js';
+export { actionRunner, type ActionRunner, actionsForDrafting, existingActionIds } from './tools.service.js';
+export type { StepRecord, ToolRunResult } from './engine.js';

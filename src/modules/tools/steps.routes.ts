@@ -3,8 +3,8 @@ import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
 import { presentDataStep } from './tools.presenter.js';
 import { dataStepSchema } from './tools.schemas.js';
-import { createStepBodySchema, listStepsQuerySchema, updateStepBodySchema } from './steps.schemas.js';
-import { createStep, deleteStep, getStep, listSteps, updateStep } from './steps.service.js';
+import { createStepBodySchema, listStepsQuerySchema, stepRecordSchema, testStepBodySchema, updateStepBodySchema } from './steps.schemas.js';
+import { createStep, deleteStep, getStep, listSteps, testStep, updateStep } from './steps.service.js';
 
 const tags = ['Actions'];
 const RULES =
@@ -76,6 +76,24 @@ export function stepRoutes() {
       errors: [404],
       response: dataStepSchema,
       handler: async ({ ctx, params }) => presentDataStep(await deleteStep(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/api-function-configs/:id/test/public',
+      auth: 'write',
+      tags,
+      summary: 'Test one external API call step',
+      description:
+        'Runs the step alone against the real API with `inputs` and, for the `${stepId.key}` it names, ' +
+        '`previous` outputs (write scope: the call may change data). Answers the request as sent (secrets ' +
+        'masked), status, duration, the response (64 KB at most, echoed secrets masked), the mapped output, and ' +
+        'a failure kind: timeout, blocked_address, network, too_large, http_error, non_json, mapping_not_found, ' +
+        'invalid_input, secret.',
+      params: idParamsSchema,
+      body: testStepBodySchema,
+      errors: [404],
+      response: stepRecordSchema,
+      handler: async ({ ctx, params, body }) => testStep(ctx, params.id, body),
     }),
   ];
 }

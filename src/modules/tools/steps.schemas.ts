@@ -99,3 +99,43 @@ export const updateStepBodySchema = z
   .meta({ examples: [{ requestHeaders: { Authorization: '********', 'X-Region': 'eu' } }] });
 
 export const listStepsQuerySchema = z.object({ toolId: uuidSchema.optional().describe('the steps of one action or attribute, in order') });
+
+const failureSchema = z
+  .object({
+    kind: z.enum(['invalid_input', 'timeout', 'blocked_address', 'network', 'too_large', 'http_error', 'non_json', 'mapping_not_found', 'invalid_output', 'secret']),
+    message: z.string(),
+  })
+  .meta({ id: 'StepFailure' });
+
+export const stepRecordSchema = z
+  .object({
+    stepId: z.uuid(),
+    name: z.string(),
+    request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.unknown() }).describe('as sent, secrets as ********'),
+    status: z.number().int().nullable(),
+    durationMs: z.number(),
+    attempts: z.number().int(),
+    responseBody: z.unknown().describe('JSON when it parses, else text; at most 64 KB; secrets the server echoed as ********'),
+    output: z.record(z.string(), z.unknown()),
+    error: failureSchema.nullable(),
+  })
+  .meta({ id: 'StepRecord' });
+
+export const toolRunSchema = z
+  .object({
+    toolName: z.string(),
+    success: z.boolean(),
+    output: z.record(z.string(), z.unknown()),
+    steps: z.array(stepRecordSchema),
+    error: failureSchema.nullable(),
+  })
+  .meta({ id: 'ToolRun' });
+
+const inputs = z.record(z.string(), z.unknown()).default({}).describe('input name -> value');
+export const testToolBodySchema = z.strictObject({ inputs }).meta({ examples: [{ inputs: { orderNumber: 'A-1001' } }] });
+export const testStepBodySchema = z
+  .strictObject({
+    inputs,
+    previous: z.record(z.string(), z.record(z.string(), z.unknown())).optional().describe('outputs of earlier steps by step id or name, for ${stepId.key}'),
+  })
+  .meta({ examples: [{ inputs: { orderNumber: 'A-1001' }, previous: { 'Find the order': { customerId: 'c_42' } } }] });

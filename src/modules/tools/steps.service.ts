@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SecretBox } from '../../secrets.js';
+import { runStep, type StepRecord } from './engine.js';
 import { MASK } from './tools.presenter.js';
 import type { DataStepRow } from './tools.repository.js';
 import { findTool } from './tools.repository.js';
@@ -136,4 +138,16 @@ export async function deleteStep(ctx: Ctx, id: string): Promise<DataStepRow> {
     await deleteStepRow(tx.db, ctx.workspaceId, id);
     return step;
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+/**
+ * Tests one step alone with `inputs` and, for the `${stepId.key}` it names, `previous` outputs of
+ * earlier steps (by step id or name). Calls the real API; the record masks secrets.
+ */
+export async function testStep(ctx: Ctx, id: string, input: { inputs: Record<string, unknown>; previous?: Record<string, Record<string, unknown>> }): Promise<StepRecord> {
+  const step = await getStep(ctx, id);
+  return runStep(ctx, step, input.inputs, input.previous ?? {}, randomUUID());
 }

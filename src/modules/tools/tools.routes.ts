@@ -3,7 +3,8 @@ import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
 import { presentDataStep, presentTool } from './tools.presenter.js';
 import { assignToolBodySchema, createToolBodySchema, listToolsQuerySchema, toolSchema, toolWithStepsSchema, updateToolBodySchema } from './tools.schemas.js';
-import { assignTool, createTool, deleteTool, getTool, listTools, updateTool } from './tools.service.js';
+import { testToolBodySchema, toolRunSchema } from './steps.schemas.js';
+import { assignTool, createTool, deleteTool, getTool, listTools, runTool, updateTool } from './tools.service.js';
 
 const tags = ['Actions'];
 
@@ -96,6 +97,23 @@ export function toolRoutes() {
       errors: [404],
       response: toolSchema,
       handler: async ({ ctx, params, body }) => presentTool(await assignTool(ctx, params.id, body)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/hc-tools/:id/test/public',
+      auth: 'write',
+      tags,
+      summary: 'Test an action or attribute',
+      description:
+        'Runs the whole chain against the real APIs with `inputs` (checked against `inputFields` first; write ' +
+        'scope: the calls may change data): each step as sent (secrets masked), its status, duration, response ' +
+        'and mapped output; the chain\'s output checked against `outputFields`. A failure stops the chain and is ' +
+        'named by kind; it is an answer (200 with `success: false`), not an HTTP error.',
+      params: idParamsSchema,
+      body: testToolBodySchema,
+      errors: [404],
+      response: toolRunSchema,
+      handler: async ({ ctx, params, body }) => runTool(ctx, params.id, body.inputs),
     }),
   ];
 }

@@ -2,6 +2,7 @@ import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../cont
 import type { ToolInputField, ToolOutputField } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent, requireAgentIds } from '../agents/index.js';
+import { runChain, type ToolRunResult } from './engine.js';
 import {
   addToolAgents,
   type DataStepRow,
@@ -91,3 +92,20 @@ export async function actionsForDrafting(ctx: Pick<Ctx, 'db' | 'workspaceId'>): 
     inputNames: t.inputFields.map((f) => f.name),
   }));
 }
+
+/** Runs an action's or attribute's chain with `inputs` against the real APIs (the test route, the pipeline). */
+export async function runTool(ctx: Ctx, id: string, inputs: Record<string, unknown>): Promise<ToolRunResult & { toolName: string }> {
+  const tool = await requireTool(ctx, id);
+  const steps = await listToolSteps(ctx.db, ctx.workspaceId, id);
+  return { toolName: tool.name, ...(await runChain(ctx, tool, steps, inputs)) };
+}
+
+/**
+ * What the answer pipeline and rule flows call (`ActionRunner`): runs one action of the workspace
+ * and records its calls for the trace.
+ */
+export interface ActionRunner {
+  run(ctx: Ctx, toolId: string, inputs: Record<string, unknown>): Promise<ToolRunResult & { toolName: string }>;
+}
+
+export const actionRunner: ActionRunner = { run: runTool };
