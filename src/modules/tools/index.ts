@@ -2,3 +2,4 @@ export { stepRoutes } from './steps.routes.js';
 export { toolRoutes } from './tools.routes.js';
 export { actionRunner, type ActionRunner, actionsForDrafting, existingActionIds } from './tools.service.js';
 export type { StepRecord, ToolRunResult } from './engine.js';
+export type { DataStepRow } from './tools.repository.js';
