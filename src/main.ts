@@ -10,7 +10,9 @@ import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKeyBodySchema } from './modules/admin/index.js';
 import { workspaceNameSchema } from './modules/workspaces/index.js';
-import { createLogger, startRuntime, stopOnSignals } from './runtime.js';
+import { rotateStoredSecrets } from './modules/tools/index.js';
+import { createLogger, currentSecretKey, startRuntime, stopOnSignals, writeEmbeddedSecretKey } from './runtime.js';
+import { createSecretBox, parseSecretKey } from './secrets.js';
 
 const USAGE = `Usage: parley <command> [options]
 
@@ -23,6 +25,7 @@ Commands:
   key create --workspace ID --scopes read,write [--name N] [--expires-at ISO] [--json]
   key list --workspace ID [--json]
   key revoke --id KEY_ID
+  secrets rotate --new-key KEY       re-seal every stored secret with a new key (32 bytes, base64)
 
 Configuration comes from the environment (see .env.example). With no DATABASE_URL, Parley uses
 the embedded database in PARLEY_DATA_DIR (default ./data).`;
@@ -38,6 +41,7 @@ const options = {
   'expires-at': { type: 'string' },
   id: { type: 'string' },
   json: { type: 'boolean' },
+  'new-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -160,6 +164,52 @@ async function runMigrate(config: Config): Promise<void> {
   }
 }
 
+/**
+ * Re-seals every stored secret under a new key in one transaction. Processes keep the key they
+ * started with, so the embedded server must be stopped first; on PostgreSQL every process is then
+ * restarted with the new PARLEY_SECRET_KEY.
+ */
+async function runSecrets(config: Config, sub: string | undefined, flags: Flags): Promise<void> {
+  if (sub !== 'rotate') throw new UsageError('expected: secrets rotate --new-key KEY');
+  const text = flags['new-key'];
+  if (!text) throw new UsageError('--new-key is required (generate one with: openssl rand -base64 32)');
+  const newKey = parseSecretKey(text);
+  if (typeof newKey === 'string') throw new UsageError(`--new-key ${newKey}`);
+  const current = currentSecretKey(config);
+  const currentKey = current ? parseSecretKey(current) : undefined;
+  if (typeof currentKey === 'string') throw new ConfigError([`the current secret key: ${currentKey}`]);
+  let release = () => undefined as void;
+  if (!config.databaseUrl) {
+    const running = readLock(config.dataDir);
+    if (running) throw new OperatorError(`stop the running server (pid ${running.pid}) first: it holds the current key until it stops`);
+    const lock = acquireDataDirLock(config.dataDir);
+    release = () => lock.release();
+  }
+  try {
+    let changed = 0;
+    if (currentKey) {
+      const database = config.databaseUrl
+        ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: 2 })
+        : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
+      try {
+        await migrateDatabase(database);
+        ({ steps: changed } = await rotateStoredSecrets(database.db, createSecretBox(currentKey), createSecretBox(newKey), new Date()));
+      } finally {
+        await database.close();
+      }
+    }
+    const next = newKey.toString('base64');
+    if (!config.databaseUrl && !config.secretKey) {
+      const file = writeEmbeddedSecretKey(config, next);
+      process.stdout.write(`re-sealed the secrets of ${changed} step(s); the new key is in ${file}\n`);
+    } else {
+      process.stdout.write(`re-sealed the secrets of ${changed} step(s); start every process with PARLEY_SECRET_KEY=${next}\n`);
+    }
+  } finally {
+    release();
+  }
+}
+
 async function runServe(config: Config, flags: Flags, worker: boolean): Promise<void> {
   let effective = config;
   if (flags.port !== undefined) {
@@ -193,6 +243,8 @@ async function main(argv: string[]): Promise<void> {
       return runWorkspace(config, sub, flags);
     case 'key':
       return runKey(config, sub, flags);
+    case 'secrets':
+      return runSecrets(config, sub, flags);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

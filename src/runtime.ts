@@ -55,6 +55,22 @@ function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
  * The key secrets are sealed with. PostgreSQL: PARLEY_SECRET_KEY is required, since every process
  * of a deployment must share it. Embedded: it is generated into the data folder once (mode 0600).
  */
+/** The secret key in use: PARLEY_SECRET_KEY, else (embedded) the one in the data folder, else none yet. */
+export function currentSecretKey(config: Config): string | undefined {
+  if (config.secretKey) return config.secretKey;
+  if (config.databaseUrl) return undefined;
+  const file = path.join(config.dataDir, SECRET_KEY_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** Writes the embedded data folder's secret key (mode 0600). */
+export function writeEmbeddedSecretKey(config: Config, key: string): string {
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, SECRET_KEY_FILE);
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return file;
+}
+
 function ensureSecretKey(config: Config, log: Logger): Config {
   if (config.secretKey) return config;
   if (config.databaseUrl) {
@@ -68,9 +84,8 @@ function ensureSecretKey(config: Config, log: Logger): Config {
     if (typeof parseSecretKey(stored) === 'string') throw new ConfigError([`${file}: not a secret key (32 bytes, base64)`]);
     return withOverrides(config, { secretKey: stored });
   }
-  mkdirSync(config.dataDir, { recursive: true });
   const key = generateSecretKey();
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  writeEmbeddedSecretKey(config, key);
   log.info({ file }, 'generated the secret key');
   return withOverrides(config, { secretKey: key });
 }

@@ -3,3 +3,4 @@ export { toolRoutes } from './tools.routes.js';
 export { actionRunner, type ActionRunner, actionsForDrafting, existingActionIds } from './tools.service.js';
 export type { StepRecord, ToolRunResult } from './engine.js';
 export type { DataStepRow } from './tools.repository.js';
+export { rotateStoredSecrets } from './secrets.service.js';

@@ -51,3 +51,13 @@ export async function updateStep(db: Db, workspaceId: string, id: string, change
 export async function deleteStep(db: Db, workspaceId: string, id: string): Promise<void> {
   await db.delete(dataSteps).where(and(eq(dataSteps.workspaceId, workspaceId), eq(dataSteps.id, id)));
 }
+
+/** Every step of every workspace that holds a sealed value (key rotation re-seals them all). */
+export async function unscopedStepsWithSecrets(db: Db): Promise<DataStepRow[]> {
+  return db
+    .select()
+    .from(dataSteps)
+    .where(sql`${dataSteps.requestHeaders}::text like '%"sealed"%' or coalesce(${dataSteps.requestBody}::text, '') like '%"sealed"%'`)
+    .orderBy(asc(dataSteps.id))
+    .for('update');
+}
