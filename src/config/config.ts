@@ -54,6 +54,10 @@ const envSchema = z.object({
   PARLEY_KNOWLEDGE_CONCURRENCY: positiveInt.default(2),
   PARLEY_CPU_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   PARLEY_ACTION_TIMEOUT_MS: positiveInt.default(10_000),
+  PARLEY_ANSWER_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.6),
+  PARLEY_ANSWER_STAGE_TIMEOUT_MS: positiveInt.default(15_000),
+  PARLEY_DELETED_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
+  PARLEY_ASSUMED_RESOLUTION_HOURS: positiveInt.default(24),
   PARLEY_SECRET_KEY: z
     .string()
     .superRefine((value, ctx) => {
@@ -134,6 +138,14 @@ export interface Config {
   readonly secretKey: string | undefined;
   /** Time limit of one external API call step of an action or attribute (its retry has its own). */
   readonly actionTimeoutMs: number;
+  /** The built-in engine answers from this confidence (0 to 1) and hands over below it. */
+  readonly answerMinConfidence: number;
+  /** Time budget of each stage of the answer pipeline (attributes, a model call, a rule's actions). */
+  readonly answerStageTimeoutMs: number;
+  /** Days a deleted conversation's rows are kept before the housekeeping job purges them. */
+  readonly deletedRetentionDays: number;
+  /** Hours of customer silence after an answer from which a conversation counts as resolved (assumed). */
+  readonly assumedResolutionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -190,6 +202,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cpuThreads: e.PARLEY_CPU_THREADS ?? defaultCpuThreads(),
     secretKey: e.PARLEY_SECRET_KEY?.trim(),
     actionTimeoutMs: e.PARLEY_ACTION_TIMEOUT_MS,
+    answerMinConfidence: e.PARLEY_ANSWER_MIN_CONFIDENCE,
+    answerStageTimeoutMs: e.PARLEY_ANSWER_STAGE_TIMEOUT_MS,
+    deletedRetentionDays: e.PARLEY_DELETED_RETENTION_DAYS,
+    assumedResolutionHours: e.PARLEY_ASSUMED_RESOLUTION_HOURS,
   });
 }
 

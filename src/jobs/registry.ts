@@ -1,4 +1,5 @@
 import { purgeApiKeysJob } from '../modules/api-keys/index.js';
+import { purgeConversationsJob } from '../modules/conversations/index.js';
 import { generateKnowledgeJob, sweepKnowledgeJobsJob } from '../modules/generation/index.js';
 import { embedArticlesJob } from '../modules/knowledge/index.js';
 import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
@@ -12,4 +13,5 @@ export const jobRegistry: readonly RegisteredJob[] = [
   registered(generateKnowledgeJob),
   registered(sweepKnowledgeJobsJob),
   registered(embedArticlesJob),
+  registered(purgeConversationsJob),
 ];

@@ -1,5 +1,6 @@
 import type { LlmTask } from '../ai/provider.js';
 import { generateKnowledgeTask, initializeTreeTask } from '../modules/generation/generation.tasks.js';
+import { answerTask, evaluateTask, planTask, selectTagsTask } from '../modules/conversations/conversations.tasks.js';
 import { draftRuleTask, matchRuleTask, refineRuleTask } from '../modules/rules/rules.tasks.js';
 
 /**
@@ -13,6 +14,10 @@ const TASKS = (): readonly LlmTask<never, unknown>[] => [
   draftRuleTask,
   refineRuleTask,
   matchRuleTask,
+  planTask,
+  answerTask,
+  selectTagsTask,
+  evaluateTask,
 ];
 
 let byName: ReadonlyMap<string, LlmTask<never, unknown>> | undefined;

@@ -136,6 +136,12 @@ describe('operations endpoints', () => {
       '/v2/api-function-configs/{id}/test/public': ['post'],
       '/v2/api-function-configs/public': ['get', 'post'],
       '/v2/api-function-configs/{id}/public': ['delete', 'get', 'patch'],
+      '/v2/hc-interactions/events/public': ['post'],
+      '/v2/hc-interactions/public': ['delete', 'get'],
+      '/v2/hc-interactions/{id}/public': ['delete', 'get'],
+      '/v2/hc-interactions/{id}/evaluate/public': ['post'],
+      '/v2/hc-events/{id}/metadata': ['get'],
+      '/v2/hc-events/{id}/feedback/public': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

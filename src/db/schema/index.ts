@@ -6,3 +6,4 @@ export * from './sources.js';
 export * from './ai.js';
 export * from './rules.js';
 export * from './tools.js';
+export * from './conversations.js';

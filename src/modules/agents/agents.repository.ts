@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { agents, type PromptSet, promptVersions } from '../../db/schema/index.js';
 
@@ -124,4 +124,13 @@ export async function existingAgentIds(db: Db, workspaceId: string, ids: readonl
     .from(agents)
     .where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, [...ids]), isNull(agents.deletedAt)));
   return new Set(rows.map((r) => r.id));
+}
+
+/** Whether the workspace has a deleted agent with this id. */
+export async function isDeletedAgent(db: Db, workspaceId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(agents)
+    .where(and(eq(agents.workspaceId, workspaceId), eq(agents.id, id), isNotNull(agents.deletedAt)));
+  return row !== undefined;
 }

@@ -6,6 +6,7 @@ import {
   unscopedAgentExists,
   existingAgentIds as existingAgentIdRows,
   findAgent,
+  isDeletedAgent,
   insertAgent,
   listAgents as listAgentRows,
   renameAgent as renameAgentRow,
@@ -76,3 +77,11 @@ function agentNotFound(): AppError {
 }
 
 export type { AgentRow };
+
+/** An agent that may answer customers: 404 when the workspace has none with this id, 400 when it was deleted. */
+export async function requireAnsweringAgent(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, id: string, field = 'botId'): Promise<AgentWithPrompts> {
+  const agent = await findAgent(ctx.db, ctx.workspaceId, id);
+  if (agent) return agent;
+  if (await isDeletedAgent(ctx.db, ctx.workspaceId, id)) throw new AppError('bad_request', `${field}: the agent ${id} was deleted and cannot answer`);
+  throw agentNotFound();
+}

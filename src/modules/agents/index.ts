@@ -1,5 +1,6 @@
 export { agentRoutes } from './agents.routes.js';
-export { existingAgentIds, requireAgent, requireAgentIds, requireAgentOrNotAcceptable } from './agents.service.js';
+export { existingAgentIds, requireAgent, requireAgentIds, requireAgentOrNotAcceptable, requireAnsweringAgent } from './agents.service.js';
+export type { AgentWithPrompts } from './agents.repository.js';
 export { serializePrompts, serializeSections } from './agents.presenter.js';
 export { promptRoutes } from './prompts.routes.js';
 export { createPromptDraft, getAgentPrompt, workspaceDefaultPrompts } from './prompts.service.js';

@@ -269,3 +269,13 @@ export async function folderChoices(db: Db, workspaceId: string, agentId?: strin
     .map((r) => ({ id: r.id, path: r.path, description: r.description, articleTitles: r.titles ?? [] }))
     .sort((a, b) => a.path.join('\u0000').localeCompare(b.path.join('\u0000')));
 }
+
+/** Titles of folders by id (any state). */
+export async function folderTitlesByIds(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: folders.id, title: folders.title })
+    .from(folders)
+    .where(and(eq(folders.workspaceId, workspaceId), inArray(folders.id, [...ids])));
+  return new Map(rows.map((r) => [r.id, r.title]));
+}

@@ -5,6 +5,7 @@ import { requireAgent } from '../agents/index.js';
 import { deleteArticles } from './articles.service.js';
 import { authored } from './actor.js';
 import {
+  folderTitlesByIds,
   addJunctions,
   articleIdsInFolders,
   articleSummariesByFolder,
@@ -210,4 +211,9 @@ export async function applyJunctions(ctx: WorkspaceContext, changes: JunctionCha
 /** The active folders (of the agent, when given) with their paths: where a knowledge job may add an article. */
 export async function folderChoices(ctx: WorkspaceContext, agentId?: string): Promise<FolderChoice[]> {
   return folderChoiceRows(ctx.db, ctx.workspaceId, agentId);
+}
+
+/** Titles of folders by id: what conversations show as `usedSubfolders`. */
+export async function folderTitles(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Map<string, string>> {
+  return folderTitlesByIds(ctx.db, ctx.workspaceId, ids);
 }

@@ -1,4 +1,4 @@
-import { LlmError } from '../../ai/index.js';
+import { LlmError, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { RuleVersionItem } from '../../db/schema/index.js';
@@ -436,4 +436,24 @@ export async function testRule(ctx: Ctx, id: string, input: TestRuleInput) {
   const walk = rule.flowConfig ? await walkFlow(flowConfigSchema.parse(rule.flowConfig), { message: input.message, context, state }, dryRunTools) : null;
   if (walk?.error) throw new AppError('bad_request', `body.${walk.error}`);
   return { ruleId: rule.id, version: rule.version, versionId: rule.currentVersionId, threshold: RULE_MATCH_THRESHOLD, trigger, walk };
+}
+
+/**
+ * Which of `rules` a customer message triggers (the planner's match by description): the scores
+ * of the match task, best first, and the rules at or above RULE_MATCH_THRESHOLD.
+ */
+export async function matchIntentRules(
+  ctx: Ctx,
+  message: string,
+  rules: readonly { id: string; name: string; description: string }[],
+  options: { signal?: AbortSignal } = {},
+): Promise<{ matches: { ruleId: string; score: number; reason: string }[]; threshold: number; usage: TokenUsage }> {
+  if (rules.length === 0) return { matches: [], threshold: RULE_MATCH_THRESHOLD, usage: NO_USAGE };
+  const { output, usage } = await ctx.llm.run(matchRuleTask, { message, rules: rules.map((r) => ({ id: r.id, name: r.name, description: r.description })) }, options);
+  const known = new Set(rules.map((r) => r.id));
+  const matches = output.matches
+    .filter((m) => known.has(m.ruleId))
+    .map((m) => ({ ...m, score: Math.min(1, Math.max(0, m.score)) }))
+    .sort((a, b) => b.score - a.score || a.ruleId.localeCompare(b.ruleId));
+  return { matches, threshold: RULE_MATCH_THRESHOLD, usage };
 }

@@ -303,3 +303,16 @@ export async function linkKnowledge(
     .set({ ...link, changed: false, updatedAt: now })
     .where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, sourceId)));
 }
+
+/** The original URL of one source linked to each article (the oldest), by article id. */
+export async function sourceUrlsByArticle(db: Db, workspaceId: string, articleIds: readonly string[]): Promise<Map<string, string>> {
+  if (articleIds.length === 0) return new Map();
+  const rows = await db
+    .select({ articleId: sources.linkedKnowledgeId, url: sources.originalUrl })
+    .from(sources)
+    .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.linkedKnowledgeId, [...articleIds])))
+    .orderBy(asc(sources.createdAt), asc(sources.id));
+  const out = new Map<string, string>();
+  for (const r of rows) if (r.articleId && !out.has(r.articleId)) out.set(r.articleId, r.url);
+  return out;
+}

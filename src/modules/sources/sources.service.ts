@@ -10,6 +10,7 @@ import { detectContentKind, MIME_TYPE_OF_KIND } from '../../ingest/extract/index
 import { deleteArticles } from '../knowledge/index.js';
 import { storageUrlOf } from './sources.presenter.js';
 import {
+  sourceUrlsByArticle,
   deleteSources as deleteSourceRows,
   existingSourceIds,
   findByExternalIds,
@@ -315,4 +316,9 @@ export async function linkKnowledge(
   link: { linkedKnowledgeId: string | null; linkedOperation: string; linkedReason: string },
 ): Promise<void> {
   await linkKnowledgeRow(ctx.db, ctx.workspaceId, sourceId, link, ctx.clock.now());
+}
+
+/** The source URL each article was made from, when one is linked: conversations' `usedArticles[].documentUrl`. */
+export async function sourceUrlsOfArticles(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, articleIds: readonly string[]): Promise<Map<string, string>> {
+  return sourceUrlsByArticle(ctx.db, ctx.workspaceId, articleIds);
 }

@@ -109,3 +109,9 @@ export interface ActionRunner {
 }
 
 export const actionRunner: ActionRunner = { run: runTool };
+
+/** The attributes (alwaysGet) assigned to an agent, in creation order: what the answer pipeline runs every message. */
+export async function attributesForAgent(ctx: Pick<Ctx, 'db' | 'workspaceId'>, agentId: string): Promise<{ id: string; name: string; inputFields: ToolInputField[] }[]> {
+  const rows = await listToolRows(ctx.db, ctx.workspaceId, { alwaysGet: true, agentId });
+  return rows.map((r) => ({ id: r.id, name: r.name, inputFields: r.inputFields }));
+}

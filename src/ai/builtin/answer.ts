@@ -1,0 +1,454 @@
+import type { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
+import { scoreSentiment, type Sentiment } from './sentiment.js';
+import { rarity, similarity, splitSentences, squash, stripMarkdown, terms, truncateAtWord } from './text.js';
+
+/**
+ * The built-in engine's side of the answer pipeline (docs/conversations.md): planning (small talk,
+ * a request for a person, sentiment), a grounded extractive answer that hands over when the
+ * knowledge does not answer, tag selection and the evaluation of a conversation. Deterministic,
+ * offline, derived from its inputs alone.
+ */
+
+export type EscalationReason = (typeof FLOW_ESCALATION_REASONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Planning
+
+export type Intent = 'question' | 'small_talk' | 'human_request';
+
+const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'morning', 'afternoon', 'evening', 'greetings', 'yo']);
+const THANKS = new Set(['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate']);
+const FAREWELLS = new Set(['bye', 'goodbye', 'later', 'farewell']);
+/** Words a greeting, thanks or goodbye may hold besides its own. */
+const FILLER = new Set([
+  'good', 'you', 'so', 'much', 'very', 'a', 'lot', 'there', 'all', 'ok', 'okay', 'great', 'again', 'see', 'ya', 'have', 'nice', 'day',
+  'and', 'the', 'for', 'your', 'help', 'that', 'was', 'helpful', 'perfect', 'awesome', 'cool', 'many', 'team', 'folks', 'guys', 'oh', 'ah',
+  'well', 'yes', 'no', 'sure', 'fine', 'got', 'it', 'i', 'everyone', 'everybody', 'hope', 'doing', 'are', 'how', 'me', 'for',
+]);
+const HUMAN_REQUEST =
+  /\b(?:speak|talk|chat|connect|transfer|escalate|put)\b[^.?!]{0,40}\b(?:human|person|people|agent|representative|rep|someone|somebody|manager|supervisor|operator|staff)\b|\b(?:real|live|actual)\s+(?:human|person|agent)\b|\bhuman\s+(?:agent|being|please)\b|^\s*(?:human|agent|operator|representative)\s*[.!?]*\s*$/i;
+
+export interface PlanInput {
+  message: string;
+  history: { role: string; message: string }[];
+  planningPrompt: string;
+  rules: { id: string; name: string; description: string }[];
+}
+
+export interface PlanOutput {
+  reasoning: string;
+  performKnowledgeSearch: boolean;
+  intent: Intent;
+  smallTalkReply: string | null;
+  sentiment: Sentiment;
+}
+
+export function planMessage(input: PlanInput): PlanOutput {
+  const { sentiment, score } = scoreSentiment(input.message);
+  const mood = `sentiment ${sentiment} (${score})`;
+  if (HUMAN_REQUEST.test(input.message)) {
+    return {
+      reasoning: `The customer asks for a person; hand over without searching. ${mood}.`,
+      performKnowledgeSearch: false,
+      intent: 'human_request',
+      smallTalkReply: null,
+      sentiment,
+    };
+  }
+  const small = smallTalk(input.message);
+  if (small) {
+    return {
+      reasoning: `The message is ${small.kind} and asks nothing: no knowledge search. ${mood}.`,
+      performKnowledgeSearch: false,
+      intent: 'small_talk',
+      smallTalkReply: small.reply,
+      sentiment,
+    };
+  }
+  return {
+    reasoning: `The message asks for information or help: search the knowledge base. ${mood}.`,
+    performKnowledgeSearch: true,
+    intent: 'question',
+    smallTalkReply: null,
+    sentiment,
+  };
+}
+
+function smallTalk(message: string): { kind: string; reply: string } | null {
+  if (message.length > 160) return null;
+  const tokens = message.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (tokens.length === 0 || tokens.length > 12) return null;
+  let kind: 'a greeting' | 'thanks' | 'a goodbye' | null = null;
+  for (const token of tokens) {
+    if (THANKS.has(token)) kind = 'thanks';
+    else if (FAREWELLS.has(token)) kind ??= 'a goodbye';
+    else if (GREETINGS.has(token)) kind ??= 'a greeting';
+    else if (!FILLER.has(token)) return null;
+  }
+  if (!kind) return null;
+  const reply =
+    kind === 'thanks'
+      ? "You're welcome! Is there anything else I can help you with?"
+      : kind === 'a goodbye'
+        ? 'Goodbye, and thank you for reaching out!'
+        : 'Hello! How can I help you today?';
+  return { kind, reply };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answer
+
+export interface AnswerArticle {
+  id: string;
+  title: string;
+  body: string;
+  questions: string[];
+  keywords: string[];
+  /** The article asks for a hand-over when it applies. */
+  escalation: boolean;
+  /** The retrieval score (knowledge search). */
+  score: number;
+}
+
+export interface AnswerInput {
+  question: string;
+  channel: 'chat' | 'email';
+  history: { role: string; message: string }[];
+  prompts: { planning: string; guideline: string; channel: string };
+  businessRules: { name: string; description: string }[];
+  /** The knowledge search's best articles, best first. */
+  articles: AnswerArticle[];
+  /** Below this confidence (0 to 1) the built-in engine hands over (PARLEY_ANSWER_MIN_CONFIDENCE). */
+  minConfidence: number;
+  customerName: string | null;
+}
+
+export interface AnswerOutput {
+  answer: string;
+  usedArticleIds: string[];
+  handover: boolean;
+  reason: EscalationReason | null;
+  /** How sure the answer is, 0 to 1 (the built-in engine's model; a model's own estimate). */
+  confidence: number;
+  reasoning: string;
+}
+
+/**
+ * Whether the best article answers the question: a logistic model over what retrieval and the
+ * article say, fitted once on the development split of shared/bench-data/answers (docs/
+ * conversations.md has the fit and its cross-validated curve). Features: the log of the best
+ * retrieval score, the relative margin over the second best, the share of the question's terms
+ * (weighted by rarity) that the article holds anywhere and in its title or questions, and the log
+ * of the absolute margin.
+ */
+export const CONFIDENCE_MODEL = { bias: -6.057, logScore: 0.848, margin: -2.234, coverage: 1.574, titleCoverage: 1.973, logMargin: 1.841 } as const;
+
+export interface ConfidenceFeatures {
+  topScore: number;
+  secondScore: number;
+  margin: number;
+  coverage: number;
+  titleCoverage: number;
+}
+
+export function confidenceFeatures(question: string, articles: readonly AnswerArticle[]): ConfidenceFeatures {
+  const top = articles[0];
+  const topScore = Math.max(0, top?.score ?? 0);
+  const secondScore = Math.max(0, Math.min(topScore, articles[1]?.score ?? 0));
+  const asked = [...new Set(terms(question))];
+  const total = asked.reduce((sum, t) => sum + rarity(t), 0);
+  const share = (held: ReadonlySet<string>) => (total > 0 ? asked.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
+  const whole = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`)) : new Set<string>();
+  const heading = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}`)) : new Set<string>();
+  return {
+    topScore,
+    secondScore,
+    margin: topScore > 0 ? (topScore - secondScore) / topScore : 0,
+    coverage: share(whole),
+    titleCoverage: share(heading),
+  };
+}
+
+export function answerConfidence(f: ConfidenceFeatures): number {
+  if (f.topScore <= 0) return 0;
+  const m = CONFIDENCE_MODEL;
+  const z =
+    m.bias +
+    m.logScore * Math.log1p(f.topScore) +
+    m.margin * f.margin +
+    m.coverage * f.coverage +
+    m.titleCoverage * f.titleCoverage +
+    m.logMargin * Math.log1p(f.topScore - f.secondScore);
+  return Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+export function composeAnswer(input: AnswerInput): AnswerOutput {
+  const top = input.articles[0];
+  if (!top) {
+    return {
+      answer: handoverMessage(input, 'missing_knowledge'),
+      usedArticleIds: [],
+      handover: true,
+      reason: 'missing_knowledge',
+      confidence: 0,
+      reasoning: 'No article of the knowledge base matches the question: hand over to a person.',
+    };
+  }
+  const features = confidenceFeatures(input.question, input.articles);
+  const confidence = answerConfidence(features);
+  const measured =
+    `best article "${top.title}" (score ${round(features.topScore)}, margin ${round(features.margin)} over the next), ` +
+    `it holds ${Math.round(features.coverage * 100)}% of the question's terms (${Math.round(features.titleCoverage * 100)}% in its title or questions); ` +
+    `confidence ${confidence}, answering from ${input.minConfidence}`;
+  if (confidence < input.minConfidence) {
+    const reason: EscalationReason = features.coverage < 0.5 ? 'missing_knowledge' : 'low_confidence';
+    return {
+      answer: handoverMessage(input, reason),
+      usedArticleIds: [],
+      handover: true,
+      reason,
+      confidence,
+      reasoning: `${reason === 'missing_knowledge' ? 'The knowledge base does not answer the question' : 'The best article may not answer the question'}: ${measured}. Hand over to a person.`,
+    };
+  }
+  if (top.escalation) {
+    return {
+      answer: handoverMessage(input, 'other'),
+      usedArticleIds: [top.id],
+      handover: true,
+      reason: 'other',
+      confidence,
+      reasoning: `The article "${top.title}" answers the question and asks for a hand-over: ${measured}.`,
+    };
+  }
+  const text = extractAnswer(input.question, top);
+  return {
+    answer: frame(input, text),
+    usedArticleIds: [top.id],
+    handover: false,
+    reason: null,
+    confidence,
+    reasoning: `Answered from ${measured}.`,
+  };
+}
+
+/** The message that tells the customer a person will follow up. */
+export function handoverMessage(input: Pick<AnswerInput, 'channel' | 'customerName'>, reason: EscalationReason): string {
+  const text =
+    reason === 'customer_request'
+      ? "Of course. I'm passing your conversation to a colleague, who will follow up with you here shortly."
+      : reason === 'tool_failure'
+        ? "I couldn't complete that just now. I've passed your conversation to a colleague, who will follow up with you shortly."
+        : reason === 'negative_sentiment'
+          ? "I'm sorry about the trouble. I've passed your conversation to a colleague, who will follow up with you shortly."
+          : reason === 'guardrail_block'
+            ? "I can't help with that here. I've passed your conversation to a colleague, who will follow up with you shortly."
+            : "I don't have a reliable answer to that. I've passed your question to a colleague, who will follow up with you shortly.";
+  return frame(input, text);
+}
+
+/** Email answers get a salutation and a closing; chat answers are the text itself. */
+function frame(input: Pick<AnswerInput, 'channel' | 'customerName'>, text: string): string {
+  if (input.channel !== 'email') return text;
+  const name = input.customerName?.trim().split(/\s+/)[0];
+  return `Hello${name ? ` ${name}` : ''},\n\n${text}\n\nBest regards`;
+}
+
+const LIST_LINE = /^\s*(?:\d{1,3}[.)]|[-*•+])\s+/;
+const MAX_UNITS = 3;
+const MAX_ANSWER_CHARS = 900;
+
+interface Unit {
+  text: string;
+  position: number;
+  score: number;
+  list: boolean;
+}
+
+/**
+ * The sentences of the article that answer the question: the article's units (sentences, and each
+ * list of steps as one unit, its steps in order) scored by the question's terms they hold
+ * (weighted by rarity), the best three in the article's order. An article whose text matches none
+ * of the question's terms answers with its opening.
+ */
+export function extractAnswer(question: string, article: Pick<AnswerArticle, 'title' | 'body'>): string {
+  const asked = new Set(terms(`${question}`));
+  const units = articleUnits(article.body);
+  if (units.length === 0) return squash(stripMarkdown(article.title));
+  for (const unit of units) {
+    const held = new Set(terms(unit.text));
+    let score = 0;
+    for (const t of held) if (asked.has(t)) score += rarity(t);
+    // Steps are what "how do I" questions want; the opening sentence usually states the answer.
+    if (unit.list) score *= 1.3;
+    if (unit.position === 0) score += 0.5;
+    unit.score = score + similarity(question, unit.text) * 0.5;
+  }
+  const chosen = [...units]
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .slice(0, MAX_UNITS)
+    .filter((u, i) => i === 0 || u.score > 0.5)
+    .sort((a, b) => a.position - b.position);
+  let out = '';
+  for (const unit of chosen) {
+    const next = out ? `${out}${unit.list || /\n/.test(out.slice(-1)) ? '\n' : ' '}${unit.text}` : unit.text;
+    if (next.length > MAX_ANSWER_CHARS && out) break;
+    out = next;
+  }
+  return out.length > MAX_ANSWER_CHARS ? truncateAtWord(out, MAX_ANSWER_CHARS) : out;
+}
+
+function articleUnits(body: string): Unit[] {
+  const units: Unit[] = [];
+  let list: string[] = [];
+  const flush = () => {
+    if (list.length) units.push({ text: list.join('\n'), position: units.length, score: 0, list: true });
+    list = [];
+  };
+  for (const raw of body.split(/\n/)) {
+    const line = raw.trim();
+    if (!line) {
+      flush();
+      continue;
+    }
+    if (LIST_LINE.test(line)) {
+      list.push(squash(stripMarkdown(line.replace(LIST_LINE, (m) => m.trim() + ' '))));
+      continue;
+    }
+    flush();
+    if (/^#{1,6}\s/.test(line)) continue;
+    for (const sentence of splitSentences(stripMarkdown(line))) {
+      const text = squash(sentence);
+      if (text.length >= 3) units.push({ text, position: units.length, score: 0, list: false });
+    }
+  }
+  flush();
+  return units;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+export interface TagGroupChoice {
+  title: string;
+  prompt: string;
+  description: string;
+  multiselect: boolean;
+  mandatory: boolean;
+  tags: { name: string; description: string }[];
+}
+
+export interface SelectTagsInput {
+  message: string;
+  answer: string | null;
+  inputGroups: TagGroupChoice[];
+  outputGroups: TagGroupChoice[];
+}
+
+export interface TagSelection {
+  reasoning: string;
+  chosenTags: { group: string; tags: string[] }[];
+}
+
+export interface SelectTagsOutput {
+  input: TagSelection;
+  output: TagSelection;
+}
+
+/** A tag applies when the text shares its name's terms (or its description's, less strongly). */
+export function selectTags(input: SelectTagsInput): SelectTagsOutput {
+  return {
+    input: chooseTags(input.message, input.inputGroups, 'the customer message'),
+    output: chooseTags(`${input.message}\n${input.answer ?? ''}`, input.outputGroups, 'the message and the answer'),
+  };
+}
+
+const TAG_THRESHOLD = 0.5;
+
+function chooseTags(text: string, groups: readonly TagGroupChoice[], what: string): TagSelection {
+  const held = new Set(terms(text));
+  const chosenTags: TagSelection['chosenTags'] = [];
+  const notes: string[] = [];
+  for (const group of groups) {
+    const scored = group.tags
+      .map((tag) => {
+        const nameTerms = [...new Set(terms(tag.name))];
+        const descTerms = [...new Set(terms(tag.description))];
+        const name = nameTerms.length ? nameTerms.filter((t) => held.has(t)).length / nameTerms.length : 0;
+        const desc = descTerms.length ? descTerms.filter((t) => held.has(t)).length / descTerms.length : 0;
+        return { tag: tag.name, score: round(name + desc * 0.5) };
+      })
+      .sort((a, b) => b.score - a.score || a.tag.localeCompare(b.tag));
+    let picked = scored.filter((s) => s.score >= TAG_THRESHOLD);
+    if (!group.multiselect) picked = picked.slice(0, 1);
+    if (picked.length === 0 && group.mandatory && scored[0]) picked = [scored[0]];
+    if (picked.length) {
+      chosenTags.push({ group: group.title, tags: picked.map((p) => p.tag) });
+      notes.push(`${group.title}: ${picked.map((p) => `${p.tag} (${p.score})`).join(', ')}`);
+    }
+  }
+  return {
+    reasoning: notes.length ? `Tags whose words ${what} holds: ${notes.join('; ')}.` : `No tag's words appear in ${what}.`,
+    chosenTags,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+export interface EvaluateInput {
+  replies: {
+    eventId: string;
+    question: string;
+    answer: string;
+    handover: boolean;
+    articles: { id: string; title: string; body: string }[];
+  }[];
+}
+
+export interface EvaluateOutput {
+  replies: { eventId: string; grounded: boolean; answered: boolean; score: number; notes: string[] }[];
+  verdict: 'good' | 'needs_review' | 'poor';
+  score: number;
+  notes: string[];
+}
+
+/**
+ * Groundedness: the share of the reply's sentences whose terms the used articles hold (at least
+ * 60% of each sentence's terms); answered: not a hand-over, grounded, and sharing the question's
+ * terms. A reply's score is the mean of the two; the verdict follows the mean over replies.
+ */
+export function evaluateConversation(input: EvaluateInput): EvaluateOutput {
+  const replies = input.replies.map((reply) => {
+    const notes: string[] = [];
+    if (reply.handover) {
+      notes.push('handed over to a person: not answered by the agent');
+      return { eventId: reply.eventId, grounded: true, answered: false, score: 0.5, notes };
+    }
+    const source = new Set(terms(reply.articles.map((a) => `${a.title}\n${a.body}`).join('\n')));
+    const sentences = splitSentences(reply.answer).filter((s) => terms(s).length > 0);
+    const supported = sentences.filter((s) => {
+      const t = terms(s);
+      return t.filter((x) => source.has(x)).length / t.length >= 0.6;
+    });
+    const groundedShare = sentences.length ? supported.length / sentences.length : 0;
+    const grounded = reply.articles.length > 0 && groundedShare >= 0.8;
+    if (reply.articles.length === 0) notes.push('no article was used: the reply is not grounded in knowledge');
+    else notes.push(`${supported.length} of ${sentences.length} sentences are supported by the used articles`);
+    const asked = new Set(terms(reply.question));
+    const answerTerms = new Set(terms(`${reply.answer}\n${reply.articles.map((a) => a.title).join('\n')}`));
+    const overlap = asked.size ? [...asked].filter((t) => answerTerms.has(t)).length / asked.size : 0;
+    const answered = grounded && overlap >= 0.3;
+    notes.push(`the reply and its articles hold ${Math.round(overlap * 100)}% of the question's terms`);
+    const score = round((groundedShare + (answered ? 1 : overlap)) / 2);
+    return { eventId: reply.eventId, grounded, answered, score, notes };
+  });
+  const score = replies.length ? round(replies.reduce((s, r) => s + r.score, 0) / replies.length) : 0;
+  const verdict = replies.length === 0 ? 'needs_review' : score >= 0.75 ? 'good' : score >= 0.45 ? 'needs_review' : 'poor';
+  const notes = [
+    replies.length === 0 ? 'the agent has not replied in this conversation' : `${replies.filter((r) => r.answered).length} of ${replies.length} replies answered the question`,
+  ];
+  return { replies, verdict, score, notes };
+}

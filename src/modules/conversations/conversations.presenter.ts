@@ -1,0 +1,60 @@
+import { iso } from '../../http/schemas.js';
+import type { ConversationRow, EventRow } from './conversations.repository.js';
+
+/** Tag ids -> the wire `{ id, tagName, tagGroupId }` (tags deleted since are left out). */
+export type TagLookup = ReadonlyMap<string, { tagName: string; tagGroupId: string }>;
+
+const tagsOf = (ids: readonly string[], tags: TagLookup) =>
+  ids.flatMap((id) => {
+    const tag = tags.get(id);
+    return tag ? [{ id, tagName: tag.tagName, tagGroupId: tag.tagGroupId }] : [];
+  });
+
+export function presentEvent(row: EventRow, tags: TagLookup) {
+  return {
+    id: row.id,
+    interactionId: row.conversationId,
+    role: row.role as 'user',
+    type: row.type as 'message',
+    message: row.message,
+    createdAt: iso(row.createdAt),
+    externalId: row.externalId,
+    externalCreatedAt: iso(row.externalCreatedAt),
+    csatRating: row.csatRating,
+    feedback: row.feedback,
+    approved: row.approved,
+    resolved: row.resolved,
+    attachments: row.attachments,
+    tags: tagsOf(row.tagIds, tags),
+    usedArticles: row.usedArticles,
+    userEventId: row.userEventId,
+    handover: row.handover,
+    escalationReason: row.escalationReason as 'other' | null,
+    sentiment: row.sentiment as 'neutral' | null,
+  };
+}
+
+export function presentInteraction(row: ConversationRow, tags: TagLookup) {
+  return {
+    id: row.id,
+    companyId: row.workspaceId,
+    botId: row.agentId,
+    source: row.source as 'api',
+    channel: row.channel as 'chat',
+    status: row.status as 'Waiting for Customer',
+    externalId: row.externalId,
+    subjectPreview: row.subjectPreview,
+    userAttributes: row.userAttributes,
+    resolved: row.resolved,
+    hasFeedback: row.hasFeedback,
+    usedArticles: row.usedArticles,
+    usedSubfolders: row.usedSubfolders,
+    tags: tagsOf(row.tagIds, tags),
+    latestSentiment: row.latestSentiment as 'neutral' | null,
+    escalationReason: row.escalationReason as 'other' | null,
+    evaluation: row.evaluation,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    lastMessageAt: iso(row.lastMessageAt),
+  };
+}

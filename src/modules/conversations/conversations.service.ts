@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
+import type { ConversationEvaluation, UsedArticle, UsedSubfolder } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { requireAnsweringAgent } from '../agents/index.js';
+import { getArticlesByIds } from '../knowledge/index.js';
+import { type ConversationStatus, listTagGroupsWithTags } from '../tags/index.js';
+import { answer, type AnswerOverlay, withStatusTag } from './answer.js';
+import type { TagLookup } from './conversations.presenter.js';
+import {
+  type ConversationRow,
+  cursorOf,
+  type EventRow,
+  findConversation,
+  findEvent,
+  insertConversation,
+  insertEvents,
+  listConversations as listConversationRows,
+  listEvents,
+  liveConversationIds,
+  type NewEvent,
+  softDeleteConversations,
+  unscopedPurgeDeletedConversations,
+  updateConversation,
+  updateEvent,
+} from './conversations.repository.js';
+import { AGENT_ROLE, type GenerateAnswerBody, LIMITS, type ListInteractionsQuery } from './conversations.schemas.js';
+import { evaluateTask } from './conversations.tasks.js';
+
+type Ctx = WorkspaceContext;
+
+const conversationNotFound = () => new AppError('not_found', 'conversation not found');
+const eventNotFound = () => new AppError('not_found', 'event not found');
+const PREVIEW_CHARS = 200;
+
+/** Tag ids -> names and groups, for presenting conversations and events. */
+export async function tagLookup(ctx: Ctx): Promise<TagLookup> {
+  const groups = await listTagGroupsWithTags(ctx);
+  const out = new Map<string, { tagName: string; tagGroupId: string }>();
+  for (const g of groups) for (const t of g.tags) out.set(t.id, { tagName: t.tagName, tagGroupId: g.id });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generate Answer
+
+export interface PostEventOptions {
+  /** `api` (the route), `replay` (Refine with AI), `testsuite`. */
+  source?: 'api' | 'replay' | 'testsuite';
+  overlay?: AnswerOverlay;
+}
+
+/**
+ * Stores an event and, for a customer message, runs the agent (the answer pipeline) and stores its
+ * reply: the created events in order. The pipeline runs outside any transaction (it may call the
+ * team's APIs and a model); what it decided is written in one transaction with the row lock of
+ * the conversation.
+ */
+export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: PostEventOptions = {}): Promise<EventRow[]> {
+  const arrived = ctx.clock.now();
+  const metadata = body.metadata ?? {};
+  let conversation: ConversationRow;
+  let isNew = false;
+  if (body.interactionId) {
+    const found = await findConversation(ctx.db, ctx.workspaceId, body.interactionId);
+    if (!found) throw conversationNotFound();
+    if (body.botId && body.botId !== found.agentId) throw new AppError('bad_request', `botId: the conversation ${found.id} belongs to another agent`);
+    conversation = found;
+  } else {
+    isNew = true;
+    conversation = {
+      id: randomUUID(),
+      workspaceId: ctx.workspaceId,
+      agentId: body.botId!,
+      source: options.source ?? 'api',
+      channel: metadata.channel ?? 'chat',
+      status: 'Waiting for Customer',
+      resolved: null,
+      externalId: metadata.externalId ?? null,
+      subjectPreview: preview(body.content),
+      userAttributes: metadata.user_attributes ?? {},
+      hasFeedback: false,
+      usedArticles: [],
+      usedSubfolders: [],
+      tagIds: [],
+      escalationReason: null,
+      latestSentiment: null,
+      turns: 0,
+      waitingFlow: null,
+      evaluation: null,
+      createdAt: arrived,
+      updatedAt: arrived,
+      lastMessageAt: arrived,
+      deletedAt: null,
+    };
+  }
+  const agent = await requireAnsweringAgent(ctx, conversation.agentId, body.interactionId ? 'interactionId' : 'botId');
+  if (!isNew) {
+    // A later message may add what the agent knows of the customer, or set the channel.
+    conversation = {
+      ...conversation,
+      userAttributes: { ...conversation.userAttributes, ...(metadata.user_attributes ?? {}) },
+      channel: metadata.channel ?? conversation.channel,
+      externalId: conversation.externalId ?? metadata.externalId ?? null,
+    };
+  }
+  const userEventId = randomUUID();
+  const event: NewEvent = {
+    id: userEventId,
+    conversationId: conversation.id,
+    role: body.role,
+    type: body.role === 'user' ? 'message' : (body.type ?? 'message'),
+    message: body.content,
+    externalId: body.externalId ?? null,
+    externalCreatedAt: body.externalCreatedAt ? new Date(body.externalCreatedAt) : null,
+    attachments: body.attachments ?? [],
+    createdAt: arrived,
+  };
+
+  if (body.role !== 'user') {
+    return inTransaction(ctx, async (tx) => {
+      if (isNew) await insertConversation(tx.db, ctx.workspaceId, conversation);
+      else if (!(await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true }))) throw conversationNotFound();
+      const rows = await insertEvents(tx.db, ctx.workspaceId, [event]);
+      await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
+        lastMessageAt: arrived,
+        updatedAt: arrived,
+        userAttributes: conversation.userAttributes,
+        channel: conversation.channel,
+        externalId: conversation.externalId,
+      });
+      return rows;
+    });
+  }
+
+  const history = isNew ? [] : await listEvents(ctx.db, ctx.workspaceId, conversation.id);
+  const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay });
+  const answeredAt = new Date(Math.max(ctx.clock.now().getTime(), arrived.getTime() + 1));
+  const events: NewEvent[] = [{ ...event, message: outcome.userMessage, sentiment: outcome.sentiment }];
+  const reply = outcome.reply;
+  if (reply) {
+    events.push({
+      conversationId: conversation.id,
+      role: AGENT_ROLE,
+      type: reply.type,
+      message: reply.message,
+      tagIds: reply.tagIds,
+      usedArticles: reply.usedArticles,
+      userEventId,
+      handover: reply.handover,
+      escalationReason: reply.escalationReason,
+      metadata: reply.metadata,
+      createdAt: answeredAt,
+    });
+  }
+  const lastAt = reply ? answeredAt : arrived;
+  return inTransaction(ctx, async (tx) => {
+    if (isNew) await insertConversation(tx.db, ctx.workspaceId, conversation);
+    else if (!(await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true }))) throw conversationNotFound();
+    const rows = await insertEvents(tx.db, ctx.workspaceId, events);
+    await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
+      status: outcome.status,
+      resolved: null,
+      userAttributes: conversation.userAttributes,
+      channel: conversation.channel,
+      externalId: conversation.externalId,
+      usedArticles: mergeById<UsedArticle>(conversation.usedArticles, reply?.usedArticles ?? []),
+      usedSubfolders: mergeById<UsedSubfolder>(conversation.usedSubfolders, reply?.usedSubfolders ?? []),
+      tagIds: outcome.conversationTagIds,
+      escalationReason: reply?.handover ? reply.escalationReason : conversation.escalationReason,
+      latestSentiment: outcome.sentiment ?? conversation.latestSentiment,
+      turns: conversation.turns + 1,
+      waitingFlow: outcome.waitingFlow,
+      updatedAt: lastAt,
+      lastMessageAt: lastAt,
+    });
+    return rows;
+  });
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+}
+
+function mergeById<T extends { id: string }>(a: readonly T[], b: readonly T[]): T[] {
+  const out = [...a];
+  for (const item of b) if (!out.some((x) => x.id === item.id)) out.push(item);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and deleting
+
+export async function listInteractions(ctx: Ctx, query: ListInteractionsQuery) {
+  const until = query.until ?? ctx.clock.now();
+  const since = query.since ?? new Date(until.getTime() - LIMITS.defaultWindow);
+  if (since.getTime() >= until.getTime()) throw new AppError('bad_request', 'querystring.since: since must be before until');
+  if (until.getTime() - since.getTime() > LIMITS.window) throw new AppError('bad_request', 'querystring.since: the window from since to until is at most 90 days');
+  const cursor = query.cursor ? await cursorOf(ctx.db, ctx.workspaceId, query.cursor) : undefined;
+  if (query.cursor && !cursor) throw new AppError('bad_request', 'querystring.cursor: not a conversation of this workspace');
+  const page = await listConversationRows(ctx.db, ctx.workspaceId, {
+    since,
+    until,
+    limit: query.limit,
+    cursor,
+    direction: query.direction,
+    agentId: query.botId,
+    sources: query.source,
+    channels: query.channel,
+    statuses: query.status,
+    tagIds: query.tagIds,
+  });
+  const first = page.rows[0]?.id ?? null;
+  const last = page.rows.at(-1)?.id ?? null;
+  const forward = query.direction === 'next';
+  // Forward: more after the page when hasMore; something before it when a cursor was given.
+  const nextCursor = forward ? (page.hasMore ? last : null) : last && cursor ? last : null;
+  const prevCursor = forward ? (cursor ? first : null) : page.hasMore ? first : null;
+  return { rows: page.rows, hasMore: page.hasMore, nextCursor, prevCursor };
+}
+
+export async function getInteraction(ctx: Ctx, id: string): Promise<{ conversation: ConversationRow; events: EventRow[] }> {
+  const conversation = await findConversation(ctx.db, ctx.workspaceId, id);
+  if (!conversation) throw conversationNotFound();
+  return { conversation, events: await listEvents(ctx.db, ctx.workspaceId, id) };
+}
+
+/** Deletes a conversation (hidden at once, purged after the retention); success also for unknown ids, as specified. */
+export async function deleteInteraction(ctx: Ctx, id: string): Promise<{ success: true }> {
+  await softDeleteConversations(ctx.db, ctx.workspaceId, [id], ctx.clock.now());
+  return { success: true };
+}
+
+/**
+ * Deletes the accessible conversations among `ids`; when some are not (unknown, deleted or of
+ * another workspace), the others are still deleted and the answer is a 406 naming those, as the
+ * deployed service does.
+ */
+export async function deleteInteractions(ctx: Ctx, ids: string[]): Promise<{ success: true; deletedIds: string[] }> {
+  const { deleted, missing } = await inTransaction(ctx, async (tx) => {
+    const live = await liveConversationIds(tx.db, ctx.workspaceId, ids);
+    const deleted = await softDeleteConversations(tx.db, ctx.workspaceId, [...live], ctx.clock.now());
+    return { deleted, missing: ids.filter((id) => !live.has(id)) };
+  });
+  if (missing.length) {
+    throw new AppError('not_acceptable', `body.ids: not accessible: ${missing.join(', ')}${deleted.length ? ` (the ${deleted.length} others were deleted)` : ''}`);
+  }
+  return { success: true, deletedIds: ids.filter((id) => deleted.includes(id)) };
+}
+
+/** The housekeeping job: purges conversations deleted longer ago than the retention. */
+export async function purgeDeletedConversations(ctx: Pick<WorkspaceContext, 'db' | 'clock' | 'config'>): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.deletedRetentionDays * 24 * 3600 * 1000);
+  let total = 0;
+  for (;;) {
+    const purged = await unscopedPurgeDeletedConversations(ctx.db, before, 500);
+    total += purged;
+    if (purged < 500) return total;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: metadata and feedback
+
+async function requireAgentEvent(ctx: Ctx, id: string, options: { lock?: boolean } = {}) {
+  const found = await findEvent(ctx.db, ctx.workspaceId, id, options);
+  if (!found) throw eventNotFound();
+  if (found.event.role !== AGENT_ROLE) throw new AppError('bad_request', `event ${id} is not authored by ${AGENT_ROLE} (its role is ${found.event.role})`);
+  return found;
+}
+
+export async function getEventMetadata(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  const { event } = await requireAgentEvent(ctx, id);
+  return event.metadata ?? {};
+}
+
+/** Feedback on an agent reply; `resolved` moves the conversation's status (and its status tag). */
+export async function giveFeedback(ctx: Ctx, id: string, body: { csatRating?: number; feedback?: string; resolved?: boolean; approved?: boolean }): Promise<EventRow> {
+  return inTransaction(ctx, async (tx) => {
+    const { event, conversation } = await requireAgentEvent(tx, id, { lock: true });
+    const updated = await updateEvent(tx.db, ctx.workspaceId, event.id, {
+      ...(body.csatRating !== undefined ? { csatRating: body.csatRating } : {}),
+      ...(body.feedback !== undefined ? { feedback: body.feedback } : {}),
+      ...(body.resolved !== undefined ? { resolved: body.resolved } : {}),
+      ...(body.approved !== undefined ? { approved: body.approved } : {}),
+    });
+    const now = ctx.clock.now();
+    const status: ConversationStatus | undefined = body.resolved === true ? 'Resolved by AI' : body.resolved === false ? 'Unresolved' : undefined;
+    await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
+      hasFeedback: true,
+      updatedAt: now,
+      ...(status ? { status, resolved: body.resolved, tagIds: withStatusTag(conversation.tagIds, status) } : {}),
+    });
+    return updated!;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+/** Evaluates every agent reply of the conversation (grounded? answered?) and stores the result on it. */
+export async function evaluateInteraction(ctx: Ctx, id: string): Promise<ConversationRow> {
+  const { events } = await getInteraction(ctx, id);
+  const replies = events.filter((e) => e.role === AGENT_ROLE && e.type === 'message');
+  const articleIds = [...new Set(replies.flatMap((r) => r.usedArticles.map((a) => a.id)))];
+  const articles = new Map((await getArticlesByIds(ctx, articleIds)).map((a) => [a.id, a]));
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const input = {
+    replies: replies.map((r) => ({
+      eventId: r.id,
+      question: (r.userEventId ? byId.get(r.userEventId)?.message : undefined) ?? '',
+      answer: r.message,
+      handover: r.handover,
+      articles: r.usedArticles.flatMap((u) => {
+        const a = articles.get(u.id);
+        return a ? [{ id: a.id, title: a.title, body: a.mainKnowledge }] : [];
+      }),
+    })),
+  };
+  let output;
+  try {
+    ({ output } = await ctx.llm.run(evaluateTask, input, ctx.signal ? { signal: ctx.signal } : {}));
+  } catch (error) {
+    throw new AppError('bad_gateway', `the evaluation failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const known = new Set(replies.map((r) => r.id));
+  const evaluation: ConversationEvaluation = {
+    evaluatedAt: ctx.clock.now().toISOString(),
+    verdict: output.verdict,
+    score: output.score,
+    replies: output.replies.filter((r) => known.has(r.eventId)),
+    notes: output.notes,
+    model: { provider: ctx.llm.name, model: ctx.llm.model },
+  };
+  const updated = await updateConversation(ctx.db, ctx.workspaceId, id, { evaluation, updatedAt: ctx.clock.now() });
+  if (!updated) throw conversationNotFound();
+  return updated;
+}
