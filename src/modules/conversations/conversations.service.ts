@@ -195,10 +195,10 @@ function mergeById<T extends { id: string }>(a: readonly T[], b: readonly T[]): 
 export async function listInteractions(ctx: Ctx, query: ListInteractionsQuery) {
   const until = query.until ?? ctx.clock.now();
   const since = query.since ?? new Date(until.getTime() - LIMITS.defaultWindow);
-  if (since.getTime() >= until.getTime()) throw new AppError('bad_request', 'querystring.since: since must be before until');
-  if (until.getTime() - since.getTime() > LIMITS.window) throw new AppError('bad_request', 'querystring.since: the window from since to until is at most 90 days');
+  if (since.getTime() >= until.getTime()) throw new AppError('bad_request', 'query.since: since must be before until');
+  if (until.getTime() - since.getTime() > LIMITS.window) throw new AppError('bad_request', 'query.since: the window from since to until is at most 90 days');
   const cursor = query.cursor ? await cursorOf(ctx.db, ctx.workspaceId, query.cursor) : undefined;
-  if (query.cursor && !cursor) throw new AppError('bad_request', 'querystring.cursor: not a conversation of this workspace');
+  if (query.cursor && !cursor) throw new AppError('bad_request', 'query.cursor: not a conversation of this workspace');
   const page = await listConversationRows(ctx.db, ctx.workspaceId, {
     since,
     until,
