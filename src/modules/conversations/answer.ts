@@ -88,6 +88,9 @@ const HISTORY_EVENTS = 12;
 
 type Ctx = WorkspaceContext;
 
+/** A stage ran out of its time budget (PARLEY_ANSWER_STAGE_TIMEOUT_MS). */
+class StageTimeout extends Error {}
+
 class Trace {
   readonly timings: Record<string, number> = {};
   readonly errors: { stage: string; message: string }[] = [];
@@ -109,9 +112,16 @@ class Trace {
   }
   /** Runs a model task within the stage budget, counting its tokens. */
   async run<I, O>(task: LlmTask<I, O>, input: I): Promise<O> {
-    const { output, usage } = await this.ctx.llm.run(task, input, { signal: stageSignal(this.ctx) });
-    this.usage = addUsage(this.usage, usage);
-    return output;
+    const signal = stageSignal(this.ctx);
+    try {
+      const { output, usage } = await this.ctx.llm.run(task, input, { signal });
+      this.usage = addUsage(this.usage, usage);
+      return output;
+    } catch (error) {
+      if (error instanceof LlmError) this.usage = addUsage(this.usage, error.usage);
+      if (signal.aborted && !this.ctx.signal?.aborted) throw new StageTimeout(`${task.name} took longer than ${this.ctx.config.answerStageTimeoutMs} ms`);
+      throw error;
+    }
   }
 }
 
@@ -254,7 +264,8 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
     } else if (walk.escalation) {
       handover = true;
       reason = walk.escalation.reason as EscalationReason;
-      message = [...walk.replies, walk.escalation.message ?? handoverMessage({ channel, customerName }, reason)].join('\n\n');
+      // The walk's replies hold the escalation's own message; without one, the hand-over message goes last.
+      message = [...walk.replies, ...(walk.escalation.message ? [] : [handoverMessage({ channel, customerName }, reason)])].join('\n\n');
     } else if (walk.toolCalls.some((c) => !c.success) && walk.replies.length === 0) {
       handover = true;
       reason = 'tool_failure';
@@ -297,6 +308,8 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
         });
       } catch (error) {
         trace.errors.push({ stage: 'generateAnswer', message: errorText(error) });
+        // Output the schema refuses: the model could not give a usable answer. A timeout, a network or
+        // provider failure: the model was not reachable, like a failed tool.
         const failure: EscalationReason = error instanceof LlmError && !error.transient ? 'low_confidence' : 'tool_failure';
         return { answer: handoverMessage({ channel, customerName }, failure), usedArticleIds: [], handover: true, reason: failure, confidence: 0, reasoning: `The answer could not be generated: ${errorText(error)}` };
       }
