@@ -292,8 +292,11 @@ export function extractAnswer(question: string, article: Pick<AnswerArticle, 'ti
     .filter((u, i) => i === 0 || u.score > 0.5)
     .sort((a, b) => a.position - b.position);
   let out = '';
+  let lastWasList = false;
   for (const unit of chosen) {
-    const next = out ? `${out}${unit.list || /\n/.test(out.slice(-1)) ? '\n' : ' '}${unit.text}` : unit.text;
+    // A list of steps stands in its own paragraph.
+    const next = out ? `${out}${unit.list || lastWasList ? '\n\n' : ' '}${unit.text}` : unit.text;
+    lastWasList = unit.list;
     if (next.length > MAX_ANSWER_CHARS && out) break;
     out = next;
   }
@@ -357,7 +360,7 @@ export interface SelectTagsOutput {
   output: TagSelection;
 }
 
-/** A tag applies when the text shares its name's terms (or its description's, less strongly). */
+/** A tag applies when the text holds half of its name's and description's terms (each counted as a share). */
 export function selectTags(input: SelectTagsInput): SelectTagsOutput {
   return {
     input: chooseTags(input.message, input.inputGroups, 'the customer message'),
@@ -378,7 +381,7 @@ function chooseTags(text: string, groups: readonly TagGroupChoice[], what: strin
         const descTerms = [...new Set(terms(tag.description))];
         const name = nameTerms.length ? nameTerms.filter((t) => held.has(t)).length / nameTerms.length : 0;
         const desc = descTerms.length ? descTerms.filter((t) => held.has(t)).length / descTerms.length : 0;
-        return { tag: tag.name, score: round(name + desc * 0.5) };
+        return { tag: tag.name, score: round(name + desc) };
       })
       .sort((a, b) => b.score - a.score || a.tag.localeCompare(b.tag));
     let picked = scored.filter((s) => s.score >= TAG_THRESHOLD);
@@ -418,7 +421,8 @@ export interface EvaluateOutput {
 /**
  * Groundedness: the share of the reply's sentences whose terms the used articles hold (at least
  * 60% of each sentence's terms); answered: not a hand-over, grounded, and sharing the question's
- * terms. A reply's score is the mean of the two; the verdict follows the mean over replies.
+ * terms. A grounded reply's score is the mean of the two (an ungrounded one's half its supported
+ * share); the verdict follows the mean over replies.
  */
 export function evaluateConversation(input: EvaluateInput): EvaluateOutput {
   const replies = input.replies.map((reply) => {
@@ -442,7 +446,8 @@ export function evaluateConversation(input: EvaluateInput): EvaluateOutput {
     const overlap = asked.size ? [...asked].filter((t) => answerTerms.has(t)).length / asked.size : 0;
     const answered = grounded && overlap >= 0.3;
     notes.push(`the reply and its articles hold ${Math.round(overlap * 100)}% of the question's terms`);
-    const score = round((groundedShare + (answered ? 1 : overlap)) / 2);
+    // An ungrounded reply earns nothing for sounding on topic.
+    const score = round(grounded ? (groundedShare + (answered ? 1 : overlap)) / 2 : groundedShare / 2);
     return { eventId: reply.eventId, grounded, answered, score, notes };
   });
   const score = replies.length ? round(replies.reduce((s, r) => s + r.score, 0) / replies.length) : 0;
