@@ -8,11 +8,12 @@
 // gold article / answerable; wrong = (answerable answered with another article + unanswerable
 // answered) / all. The reference figures (plain BM25 with a threshold, and always answering) are
 // computed here from the same documents. The trade-off curve of the hand-over threshold comes from
-// the same run: each reply's trace records the engine's confidence and the best article, which is
+// the same run: each reply's trace records the engine's confidence and its best article, which is
 // what a lower or higher PARLEY_ANSWER_MIN_CONFIDENCE would answer with.
 //
 // Latency, on a synthetic knowledge base of BENCH_ANSWER_ARTICLES articles (default 5,000): p50 and
 // p99 of the route and of each stage of the pipeline (the trace's timings), per backend.
+// BENCH_ANSWER_PARTS=quality or latency runs one half.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type BackendName, ROOT, availableBackends, exitOnSignals, onServer, positiveIntEnv, writeResults } from '../support.js';
@@ -133,6 +134,7 @@ interface Reply {
 }
 interface Trace {
   confidence: number | null;
+  bestArticleId: string | null;
   knowledgeSearch: { articles: { id: string }[] } | null;
   timings: Record<string, number>;
 }
@@ -176,7 +178,7 @@ async function measureQuality(call: Call, data: Data, report: Report): Promise<v
   for (const q of queries) {
     const { reply, trace, ms } = await ask(call, agentId, q.query);
     const cited = reply.usedArticles[0]?.id;
-    const top = trace.knowledgeSearch?.articles[0]?.id;
+    const top = trace.bestArticleId ?? undefined;
     outcomes.push({
       kind: q.kind,
       relevant: q.relevant,
@@ -241,14 +243,16 @@ async function main(): Promise<number> {
   const data = JSON.parse(await readFile(file, 'utf8')) as Data;
   const articles = positiveIntEnv('BENCH_ANSWER_ARTICLES', 5000);
   const queries = positiveIntEnv('BENCH_ANSWER_QUERIES', 200);
+  const parts = process.env.BENCH_ANSWER_PARTS ?? 'all';
+  if (!['all', 'quality', 'latency'].includes(parts)) throw new Error(`BENCH_ANSWER_PARTS must be all, quality or latency, got "${parts}"`);
   const ref = references(data);
   const env = { PARLEY_LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT_MAX: '100000000' };
   const reports: Report[] = [];
   for (const backend of await availableBackends({})) {
     const report: Report = { backend: backend.name };
     reports.push(report);
-    await onServer(backend, report, async (server) => measureQuality(await client(server), data, report), env);
-    await onServer(backend, report, async (server) => measureLatency(await client(server), articles, queries, report), env);
+    if (parts !== 'latency') await onServer(backend, report, async (server) => measureQuality(await client(server), data, report), env);
+    if (parts !== 'quality') await onServer(backend, report, async (server) => measureLatency(await client(server), articles, queries, report), env);
   }
   const f = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(3));
   const ms = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(1));

@@ -2,7 +2,7 @@
 // planning, the confidence model, extractive answers, tags and evaluation, on fixed inputs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerConfidence, composeAnswer, confidenceFeatures, evaluateConversation, extractAnswer, planMessage, selectTags } from '../../src/ai/builtin/answer.js';
+import { answerConfidence, composeAnswer, rankCandidates, evaluateConversation, extractAnswer, planMessage, selectTags } from '../../src/ai/builtin/answer.js';
 import { scoreSentiment } from '../../src/ai/builtin/sentiment.js';
 
 const article = (id: string, title: string, body: string, score: number) => ({ id, title, body, questions: [], keywords: [], escalation: false, score });
@@ -40,11 +40,11 @@ describe('built-in answers', () => {
   });
 
   it('is more confident with a higher score, a wider margin and better coverage', () => {
-    const f = (top: number, second: number, q = 'reset password') => answerConfidence(confidenceFeatures(q, [article('a', 'Reset your password', 'Reset it.', top), article('b', 'Other', 'x', second)]));
+    const f = (top: number, second: number, q = 'reset password') => answerConfidence(rankCandidates(q, [article('a', 'Reset your password', 'Reset it.', top), article('b', 'Other', 'x', second)]).features);
     assert.ok(f(20, 2) > f(20, 18));
     assert.ok(f(20, 2) > f(5, 0.5));
     assert.ok(f(20, 2) > f(20, 2, 'reset password billing invoice'));
-    assert.equal(answerConfidence(confidenceFeatures('q', [])), 0);
+    assert.equal(answerConfidence(rankCandidates('q', []).features), 0);
   });
 
   it('extracts the sentences that answer, a list of steps whole and in order', () => {

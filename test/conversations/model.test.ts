@@ -32,7 +32,7 @@ describe('answers with a configured model', () => {
     fake.setHandler((request) => {
       if (taskOf(request) === 'plan_answer') return { json: PLAN };
       if (taskOf(request) === 'generate_answer') {
-        return { json: { answer: 'Click "Forgot password" on the sign-in page and follow the e-mail.', usedArticleIds: [s.articleIds[0]], handover: false, reason: null, confidence: 0.92, reasoning: 'The password article answers it.' } };
+        return { json: { answer: 'Click "Forgot password" on the sign-in page and follow the e-mail.', usedArticleIds: [s.articleIds[0]], handover: false, reason: null, confidence: 0.92, bestArticleId: s.articleIds[0], reasoning: 'The password article answers it.' } };
       }
       return undefined;
     });
@@ -59,7 +59,7 @@ describe('answers with a configured model', () => {
   it('drops article ids the model made up', async () => {
     fake.reset();
     fake.setHandler((request) =>
-      taskOf(request) === 'plan_answer' ? { json: PLAN } : { json: { answer: 'Use the sign-in page.', usedArticleIds: ['made-up', s.articleIds[0]], handover: false, reason: null, confidence: 0.8, reasoning: 'x' } },
+      taskOf(request) === 'plan_answer' ? { json: PLAN } : { json: { answer: 'Use the sign-in page.', usedArticleIds: ['made-up', s.articleIds[0]], handover: false, reason: null, confidence: 0.8, bestArticleId: null, reasoning: 'x' } },
     );
     const [, reply] = (await say(t, s.w.key, { content: 'How can I reset my password?', botId: s.agentId })) as [Event, Event];
     assert.deepEqual(reply.usedArticles.map((a) => a.id), [s.articleIds[0]]);
@@ -78,7 +78,7 @@ describe('answers with a configured model', () => {
 
   it('hands over with tool_failure when the model does not answer in time, and plans without a failed planning call', async () => {
     fake.reset();
-    fake.setHandler((request) => (taskOf(request) === 'plan_answer' ? { status: 500 } : { json: { answer: 'late', usedArticleIds: [], handover: false, reason: null, confidence: 1, reasoning: 'x' }, delayMs: 2_000 }));
+    fake.setHandler((request) => (taskOf(request) === 'plan_answer' ? { status: 500 } : { json: { answer: 'late', usedArticleIds: [], handover: false, reason: null, confidence: 1, bestArticleId: null, reasoning: 'x' }, delayMs: 2_000 }));
     const [, reply] = (await say(t, s.w.key, { content: 'How can I reset my password?', botId: s.agentId })) as [Event, Event];
     assert.deepEqual([reply.handover, reply.escalationReason], [true, 'tool_failure']);
     const trace = await expectStatus<Trace>(t, 200, 'GET', metadataOf(reply.id), s.w.readKey);

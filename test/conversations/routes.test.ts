@@ -72,8 +72,8 @@ describe('conversation routes', () => {
     assert.deepEqual((await expectStatus<Page>(t, 200, 'GET', `${INTERACTIONS}?status=No%20Reply`, s.w.readKey)).interactions, []);
     const tagged = await expectStatus<Page>(t, 200, 'GET', `${INTERACTIONS}?tagIds=${SYSTEM_TAG_IDS['Waiting for Customer']}&tagIds=${SYSTEM_TAG_IDS['Escalated to Human Agent']}`, s.w.readKey);
     assert.equal(tagged.interactions.length, 5);
-    const now = clock.now().getTime();
-    const windowed = await expectStatus<Page>(t, 200, 'GET', `${INTERACTIONS}?since=${now - 1500}&until=${new Date(now + 1).toISOString()}`, s.w.readKey);
+    const created = (i: number) => Date.parse(first.interactions.find((c) => c.id === ids[i])?.createdAt ?? '');
+    const windowed = await expectStatus<Page>(t, 200, 'GET', `${INTERACTIONS}?since=${created(3)}&until=${new Date(created(4) + 1).toISOString()}`, s.w.readKey);
     assert.deepEqual(windowed.interactions.map((c) => c.id), [ids[4], ids[3]]);
   });
 

@@ -130,18 +130,34 @@ export interface AnswerOutput {
   reason: EscalationReason | null;
   /** How sure the answer is, 0 to 1 (the built-in engine's model; a model's own estimate). */
   confidence: number;
+  /** The article that came closest to answering, also when the agent hands over. */
+  bestArticleId: string | null;
   reasoning: string;
 }
 
 /**
  * Whether the best article answers the question: a logistic model over what retrieval and the
- * article say, fitted once on the development split of shared/bench-data/answers (docs/
- * conversations.md has the fit and its cross-validated curve). Features: the log of the best
- * retrieval score, the relative margin over the second best, the share of the question's terms
- * (weighted by rarity) that the article holds anywhere and in its title or questions, and the log
- * of the absolute margin.
+ * articles say, fitted once on the development split of shared/bench-data/answers (docs/
+ * conversations.md has the fit and its cross-validated curve). The search's candidates are first
+ * re-ranked by their score relative to the best plus RERANK_TITLE_WEIGHT times the character-
+ * trigram similarity of the question to the article's title or one of its questions (which
+ * catches what word stems miss: "unfriended" and "friend", "subtitles" and "sub title"). Features
+ * of the new first article: the log of its retrieval score, the relative margin of its re-ranked
+ * value over the second's, the share of the question's terms (weighted by rarity) it holds
+ * anywhere and in its title or questions, the log of its score's lead over the second's, its title
+ * similarity and that similarity's lead over the second's.
  */
-export const CONFIDENCE_MODEL = { bias: -6.057, logScore: 0.848, margin: -2.234, coverage: 1.574, titleCoverage: 1.973, logMargin: 1.841 } as const;
+export const CONFIDENCE_MODEL = {
+  bias: -6.604,
+  logScore: 1.109,
+  margin: -1.128,
+  coverage: 1.654,
+  titleCoverage: 0.691,
+  logLead: 1.204,
+  titleSimilarity: 1.941,
+  titleSimilarityLead: 2.553,
+} as const;
+export const RERANK_TITLE_WEIGHT = 2;
 
 export interface ConfidenceFeatures {
   topScore: number;
@@ -149,23 +165,43 @@ export interface ConfidenceFeatures {
   margin: number;
   coverage: number;
   titleCoverage: number;
+  titleSimilarity: number;
+  secondTitleSimilarity: number;
 }
 
-export function confidenceFeatures(question: string, articles: readonly AnswerArticle[]): ConfidenceFeatures {
-  const top = articles[0];
-  const topScore = Math.max(0, top?.score ?? 0);
-  const secondScore = Math.max(0, Math.min(topScore, articles[1]?.score ?? 0));
-  const asked = [...new Set(terms(question))];
-  const total = asked.reduce((sum, t) => sum + rarity(t), 0);
-  const share = (held: ReadonlySet<string>) => (total > 0 ? asked.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
+interface Candidate {
+  article: AnswerArticle;
+  titleSimilarity: number;
+  value: number;
+}
+
+/** The candidates re-ranked (best first) with what the confidence model reads of the first two. */
+export function rankCandidates(question: string, articles: readonly AnswerArticle[]): { ranked: AnswerArticle[]; features: ConfidenceFeatures } {
+  const best = Math.max(0, ...articles.map((a) => a.score));
+  const asked = trigrams(question);
+  const candidates: Candidate[] = articles.map((article) => {
+    const titleSimilarity = Math.max(0, ...[article.title, ...article.questions].map((t) => trigramCosine(asked, trigrams(t))));
+    return { article, titleSimilarity, value: (best > 0 ? article.score / best : 0) + RERANK_TITLE_WEIGHT * titleSimilarity };
+  });
+  candidates.sort((a, b) => b.value - a.value || b.article.score - a.article.score || (a.article.id < b.article.id ? -1 : 1));
+  const [first, second] = candidates;
+  const terms_ = [...new Set(terms(question))];
+  const total = terms_.reduce((sum, t) => sum + rarity(t), 0);
+  const share = (held: ReadonlySet<string>) => (total > 0 ? terms_.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
+  const top = first?.article;
   const whole = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`)) : new Set<string>();
   const heading = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}`)) : new Set<string>();
   return {
-    topScore,
-    secondScore,
-    margin: topScore > 0 ? (topScore - secondScore) / topScore : 0,
-    coverage: share(whole),
-    titleCoverage: share(heading),
+    ranked: candidates.map((c) => c.article),
+    features: {
+      topScore: Math.max(0, top?.score ?? 0),
+      secondScore: Math.max(0, second?.article.score ?? 0),
+      margin: first && first.value > 0 ? (first.value - (second?.value ?? 0)) / first.value : 0,
+      coverage: share(whole),
+      titleCoverage: share(heading),
+      titleSimilarity: first?.titleSimilarity ?? 0,
+      secondTitleSimilarity: second?.titleSimilarity ?? 0,
+    },
   };
 }
 
@@ -178,14 +214,43 @@ export function answerConfidence(f: ConfidenceFeatures): number {
     m.margin * f.margin +
     m.coverage * f.coverage +
     m.titleCoverage * f.titleCoverage +
-    m.logMargin * Math.log1p(f.topScore - f.secondScore);
+    m.logLead * Math.log1p(Math.max(0, f.topScore - f.secondScore)) +
+    m.titleSimilarity * f.titleSimilarity +
+    m.titleSimilarityLead * (f.titleSimilarity - f.secondTitleSimilarity);
   return Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
+}
+
+/** Character trigrams of a text's terms (each term padded with `#`), counted. */
+function trigrams(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const term of terms(text)) {
+    const padded = `#${term}#`;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const gram = padded.slice(i, i + 3);
+      out.set(gram, (out.get(gram) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+function trigramCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [gram, count] of a) {
+    na += count * count;
+    const other = b.get(gram);
+    if (other) dot += count * other;
+  }
+  for (const count of b.values()) nb += count * count;
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 export function composeAnswer(input: AnswerInput): AnswerOutput {
-  const top = input.articles[0];
+  const { ranked, features } = rankCandidates(input.question, input.articles);
+  const top = ranked[0];
   if (!top) {
     return {
       answer: handoverMessage(input, 'missing_knowledge'),
@@ -193,13 +258,13 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
       handover: true,
       reason: 'missing_knowledge',
       confidence: 0,
+      bestArticleId: null,
       reasoning: 'No article of the knowledge base matches the question: hand over to a person.',
     };
   }
-  const features = confidenceFeatures(input.question, input.articles);
   const confidence = answerConfidence(features);
   const measured =
-    `best article "${top.title}" (score ${round(features.topScore)}, margin ${round(features.margin)} over the next), ` +
+    `best article "${top.title}" (score ${round(features.topScore)}, title similarity ${round(features.titleSimilarity)}, margin ${round(features.margin)} over the next), ` +
     `it holds ${Math.round(features.coverage * 100)}% of the question's terms (${Math.round(features.titleCoverage * 100)}% in its title or questions); ` +
     `confidence ${confidence}, answering from ${input.minConfidence}`;
   if (confidence < input.minConfidence) {
@@ -210,6 +275,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
       handover: true,
       reason,
       confidence,
+      bestArticleId: top.id,
       reasoning: `${reason === 'missing_knowledge' ? 'The knowledge base does not answer the question' : 'The best article may not answer the question'}: ${measured}. Hand over to a person.`,
     };
   }
@@ -220,6 +286,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
       handover: true,
       reason: 'other',
       confidence,
+      bestArticleId: top.id,
       reasoning: `The article "${top.title}" answers the question and asks for a hand-over: ${measured}.`,
     };
   }
@@ -230,6 +297,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
     handover: false,
     reason: null,
     confidence,
+    bestArticleId: top.id,
     reasoning: `Answered from ${measured}.`,
   };
 }

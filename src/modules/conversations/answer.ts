@@ -253,6 +253,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
   let usedArticleIds: string[] = [];
   let generateAnswer: { reasoning: { name: string; reasoning: string }[] } | null = null;
   let confidence: number | null = null;
+  let bestArticleId: string | null = null;
   const flowTagIds: string[] = walk?.tagIds ?? [];
   const customerName = typeof conversation.userAttributes.name === 'string' ? conversation.userAttributes.name : null;
   if (walk) {
@@ -311,7 +312,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
         // Output the schema refuses: the model could not give a usable answer. A timeout, a network or
         // provider failure: the model was not reachable, like a failed tool.
         const failure: EscalationReason = error instanceof LlmError && !error.transient ? 'low_confidence' : 'tool_failure';
-        return { answer: handoverMessage({ channel, customerName }, failure), usedArticleIds: [], handover: true, reason: failure, confidence: 0, reasoning: `The answer could not be generated: ${errorText(error)}` };
+        return { answer: handoverMessage({ channel, customerName }, failure), usedArticleIds: [], handover: true, reason: failure, confidence: 0, bestArticleId: null, reasoning: `The answer could not be generated: ${errorText(error)}` };
       }
     });
     const known = new Set(articles.map((a) => a.id));
@@ -324,6 +325,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
       reason = 'missing_knowledge';
     }
     confidence = generated.confidence;
+    bestArticleId = generated.bestArticleId && known.has(generated.bestArticleId) ? generated.bestArticleId : null;
     generateAnswer = {
       reasoning: [
         { name: 'answer', reasoning: generated.reasoning },
@@ -404,6 +406,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
     replyRule,
     handover: handover ? { reason } : null,
     confidence,
+    bestArticleId,
     sentiment: plan.sentiment,
     evaluationContext: context,
     configVersion: {

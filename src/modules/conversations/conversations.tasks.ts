@@ -60,6 +60,7 @@ export const answerOutputSchema = z.object({
   handover: z.boolean().describe('true when the articles do not answer the question or a person must take over'),
   reason: z.enum(FLOW_ESCALATION_REASONS).nullable().describe('why the agent hands over; null when it answers'),
   confidence: z.number().min(0).max(1).describe('how sure the answer is correct and complete, 0 to 1'),
+  bestArticleId: z.string().nullable().describe('the article that came closest to answering, also when handing over; null when none is relevant'),
   reasoning: z.string().describe('why this answer, or why a hand-over'),
 });
 
