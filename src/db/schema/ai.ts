@@ -3,6 +3,7 @@ import {
   boolean,
   customType,
   foreignKey,
+  primaryKey,
   index,
   integer,
   pgTable,
@@ -35,6 +36,28 @@ export const articleSearch = pgTable(
     index('article_search_document_idx').using('gin', t.document),
     index('article_search_workspace_idx').on(t.workspaceId),
     foreignKey({ columns: [t.workspaceId, t.articleId], foreignColumns: [articles.workspaceId, articles.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The inverted index of `article_search`: one row per article and lexeme with its number of
+ * occurrences in title, questions, keywords and body, kept by a trigger on `article_search`
+ * (migration 0009). Knowledge search reads the rows of the query's lexemes only, so its cost grows
+ * with how many articles hold those lexemes, not with the length of every matching article.
+ */
+export const articleTerms = pgTable(
+  'article_terms',
+  {
+    workspaceId: uuid('workspace_id').notNull(),
+    lexeme: text('lexeme').notNull(),
+    articleId: uuid('article_id').notNull(),
+    /** Occurrences in title, questions, keywords and body. */
+    counts: integer('counts').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.lexeme, t.articleId] }),
+    index('article_terms_article_idx').on(t.articleId),
+    foreignKey({ columns: [t.articleId], foreignColumns: [articleSearch.articleId] }).onDelete('cascade'),
   ],
 );
 

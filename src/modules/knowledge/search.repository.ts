@@ -8,9 +8,12 @@ import { scopeFoldersCte } from './folders.repository.js';
  * Ranked full-text search over articles, in the database (PGlite and PostgreSQL alike).
  *
  * `article_search` holds each article's `english` tsvector with the title as weight A, questions B,
- * keywords C and body D, and the token count of each field (migration 0003). A query is reduced to
- * its lexemes (stemmed, stopwords dropped); the articles in scope that contain any of them are the
- * candidates, and each is scored by BM25 computed per field and summed with field weights:
+ * keywords C and body D, and the token count of each field (migration 0003); `article_terms` is its
+ * inverted index, one row per article and lexeme with the lexeme's count in each field (migration
+ * 0009, kept by a trigger). A query is reduced to its lexemes (stemmed, stopwords dropped); the rows
+ * of those lexemes for the articles in scope are read from the inverted index (so the cost grows
+ * with how many articles hold them, not with how long those articles are), and each article is
+ * scored by BM25 computed per field and summed with field weights:
  *
  *   score = Σ_term idf(term) · Σ_field weight_f · tf_f·(k1+1) / (tf_f + k1·(1 − b + b·len_f/avglen_f))
  *
@@ -45,7 +48,6 @@ export async function searchLexical(db: Db, workspaceId: string, agentId: string
       `CASE WHEN f${i} = 0 THEN 0 ELSE ${FIELD_WEIGHTS[i - 1]} * f${i} * ${k1 + 1} / ` +
         `(f${i} + ${k1} * (1 - ${b} + ${b} * lengths[${i}] / s.l${i})) END`,
     );
-  const count = (letter: string) => sql.raw(`coalesce(array_length(array_positions(u.weights, '${letter}'), 1), 0)::float8`);
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
     sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
@@ -53,7 +55,6 @@ export async function searchLexical(db: Db, workspaceId: string, agentId: string
         SELECT lexeme FROM unnest(to_tsvector('english', ${query}))
         ORDER BY positions[1], lexeme LIMIT ${MAX_QUERY_TERMS}
       ),
-      tq AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q FROM ql),
       scope AS MATERIALIZED (
         SELECT s.article_id, s.lengths
         FROM article_search s
@@ -61,23 +62,24 @@ export async function searchLexical(db: Db, workspaceId: string, agentId: string
         WHERE s.workspace_id = ${workspaceId} AND a.is_draft = false AND a.active
           AND a.parent_folder_id IN (SELECT id FROM scope_folders)
       ),
-      stats AS (
+      stats AS MATERIALIZED (
         SELECT count(*)::float8 AS n, avg(lengths[1])::float8 AS l1, avg(lengths[2])::float8 AS l2,
                avg(lengths[3])::float8 AS l3, avg(lengths[4])::float8 AS l4
         FROM scope
       ),
-      matching AS MATERIALIZED (
-        SELECT s.article_id, s.document, s.lengths
-        FROM article_search s, tq
-        WHERE s.workspace_id = ${workspaceId} AND s.document @@ tq.q
-          AND s.article_id IN (SELECT article_id FROM scope)
+      hits AS MATERIALIZED (
+        SELECT t.article_id, t.lexeme, t.counts
+        FROM article_terms t
+        WHERE t.workspace_id = ${workspaceId} AND t.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
       ),
-      tf AS (
-        SELECT c.article_id, u.lexeme, c.lengths, ${count('A')} AS f1, ${count('B')} AS f2, ${count('C')} AS f3, ${count('D')} AS f4
-        FROM matching c, unnest(c.document) u
-        WHERE u.lexeme IN (SELECT lexeme FROM ql)
+      tf AS MATERIALIZED (
+        SELECT h.article_id, h.lexeme, s.lengths, h.counts[1]::float8 AS f1, h.counts[2]::float8 AS f2, h.counts[3]::float8 AS f3, h.counts[4]::float8 AS f4
+        FROM hits h
+        JOIN article_search s ON s.article_id = h.article_id
+        JOIN articles a ON a.workspace_id = ${workspaceId} AND a.id = h.article_id
+        WHERE a.is_draft = false AND a.active AND a.parent_folder_id = ANY (ARRAY(SELECT id FROM scope_folders))
       ),
-      df AS (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
+      df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
     SELECT tf.article_id AS "articleId",
       sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * (${field(1)} + ${field(2)} + ${field(3)} + ${field(4)})) AS score
     FROM tf JOIN df USING (lexeme) CROSS JOIN stats s
