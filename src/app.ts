@@ -12,7 +12,7 @@ import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
-import { conversationRoutes } from './modules/conversations/index.js';
+import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
@@ -81,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...toolRoutes(),
     ...stepRoutes(),
     ...conversationRoutes(),
+    ...analyticsRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

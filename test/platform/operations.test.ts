@@ -142,6 +142,7 @@ describe('operations endpoints', () => {
       '/v2/hc-interactions/{id}/evaluate/public': ['post'],
       '/v2/hc-events/{id}/metadata': ['get'],
       '/v2/hc-events/{id}/feedback/public': ['post'],
+      '/v2/bots/{id}/hc-analytics/public': ['get'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { agents } from './agents.js';
 import { workspaces } from './workspaces.js';
 
@@ -71,6 +71,19 @@ export const conversations = pgTable(
     /** Number of customer messages so far (the evaluation context's conversation.turn). */
     turns: integer('turns').notNull().default(0),
     waitingFlow: jsonb('waiting_flow').$type<WaitingFlow>(),
+    /** Rules whose flows ran in the conversation (analytics' ruleAnalytics and ruleIds filter). */
+    ruleIds: uuid('rule_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Folders that directly hold the used articles (analytics' knowledgeUsage and usedSubfolderIds filter). */
+    subfolderIds: uuid('subfolder_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Agent replies so far, and the sum of their response times (user event to reply). */
+    replyCount: integer('reply_count').notNull().default(0),
+    responseMsTotal: bigint('response_ms_total', { mode: 'number' }).notNull().default(0),
+    /** Time from the first customer message to the first agent reply. */
+    firstResponseMs: integer('first_response_ms'),
+    /** When the agent last replied: a conversation waiting for the customer since long enough counts as resolved (assumed). */
+    lastReplyAt: timestamp('last_reply_at', { withTimezone: true, mode: 'date' }),
+    /** CSAT ratings given to the conversation's replies (1-5), one per rated reply. */
+    csatRatings: integer('csat_ratings').array().notNull().default(sql`'{}'::integer[]`),
     evaluation: jsonb('evaluation').$type<ConversationEvaluation>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

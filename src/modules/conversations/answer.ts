@@ -79,6 +79,8 @@ export interface AnswerOutcome {
   waitingFlow: WaitingFlow | null;
   /** Tags of the conversation after this message (the status tag replaced). */
   conversationTagIds: string[];
+  /** Rules whose flows ran for this message. */
+  ruleIds: string[];
 }
 
 /** Search depth: the answer reads the best few articles. */
@@ -175,6 +177,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
       status: 'No Reply',
       waitingFlow: conversation.waitingFlow,
       conversationTagIds: withStatusTag(conversation.tagIds, 'No Reply'),
+      ruleIds: [],
     };
   }
 
@@ -223,12 +226,14 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
   // 4. The rule flow.
   let walk: FlowWalk | null = null;
   let executedRules: Record<string, unknown> | null = null;
+  const ranRuleIds: string[] = [];
   let waitingFlow: WaitingFlow | null = resumed ? null : conversation.waitingFlow;
   const flowRun = resumed ?? (matched ? startFlow((matched as { rule: RuleWithAgents }).rule) : null);
   if (flowRun) {
     const run = flowRun;
     walk = await trace.time('rules', () => walkRule(ctx, run, userMessage, context, trace));
     executedRules = { ruleId: run.ruleId, ruleName: run.ruleName, results: walkResults(walk) };
+    ranRuleIds.push(run.ruleId);
     waitingFlow = walk.status === 'waiting_for_input' && !walk.error ? { ...run, state: walk.state as unknown as Record<string, unknown> } : null;
   }
 
@@ -367,6 +372,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
       const escalationContext = { ...context, conversation: { ...context.conversation, status: 'Escalated to Human Agent' } };
       const extra = await trace.time('rules', () => walkRule(ctx, run, userMessage, escalationContext, trace));
       executedRules = { ruleId: run.ruleId, ruleName: run.ruleName, results: walkResults(extra) };
+      ranRuleIds.push(run.ruleId);
       if (extra.replies.length) message = `${message}\n\n${extra.replies.join('\n\n')}`;
       flowTagIds.push(...extra.tagIds);
     }
@@ -435,6 +441,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
     status,
     waitingFlow,
     conversationTagIds,
+    ruleIds: ranRuleIds,
   };
 }
 

@@ -173,3 +173,13 @@ export async function earlierConversations(
     .orderBy(desc(conversations.lastMessageAt))
     .limit(limit);
 }
+
+/** The CSAT ratings given to the agent replies of a conversation, in event order. */
+export async function ratingsOf(db: Db, workspaceId: string, conversationId: string): Promise<number[]> {
+  const rows = await db
+    .select({ rating: conversationEvents.csatRating })
+    .from(conversationEvents)
+    .where(and(eq(conversationEvents.workspaceId, workspaceId), eq(conversationEvents.conversationId, conversationId), isNotNull(conversationEvents.csatRating)))
+    .orderBy(asc(conversationEvents.createdAt), asc(conversationEvents.id));
+  return rows.map((r) => r.rating!);
+}

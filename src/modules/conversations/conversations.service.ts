@@ -19,6 +19,7 @@ import {
   listEvents,
   liveConversationIds,
   type NewEvent,
+  ratingsOf,
   softDeleteConversations,
   unscopedPurgeDeletedConversations,
   updateConversation,
@@ -88,6 +89,13 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       turns: 0,
       waitingFlow: null,
       evaluation: null,
+      ruleIds: [],
+      subfolderIds: [],
+      replyCount: 0,
+      responseMsTotal: 0,
+      firstResponseMs: null,
+      lastReplyAt: null,
+      csatRatings: [],
       createdAt: arrived,
       updatedAt: arrived,
       lastMessageAt: arrived,
@@ -154,23 +162,31 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
     });
   }
   const lastAt = reply ? answeredAt : arrived;
+  const responseMs = answeredAt.getTime() - arrived.getTime();
   return inTransaction(ctx, async (tx) => {
-    if (isNew) await insertConversation(tx.db, ctx.workspaceId, conversation);
-    else if (!(await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true }))) throw conversationNotFound();
+    // Counters and lists grow from the row as it is now (locked), not as the pipeline read it.
+    const current = isNew ? await insertConversation(tx.db, ctx.workspaceId, conversation) : await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true });
+    if (!current) throw conversationNotFound();
     const rows = await insertEvents(tx.db, ctx.workspaceId, events);
+    const usedSubfolders = mergeById<UsedSubfolder>(current.usedSubfolders, reply?.usedSubfolders ?? []);
     await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
       status: outcome.status,
       resolved: null,
       userAttributes: conversation.userAttributes,
       channel: conversation.channel,
       externalId: conversation.externalId,
-      usedArticles: mergeById<UsedArticle>(conversation.usedArticles, reply?.usedArticles ?? []),
-      usedSubfolders: mergeById<UsedSubfolder>(conversation.usedSubfolders, reply?.usedSubfolders ?? []),
-      tagIds: outcome.conversationTagIds,
-      escalationReason: reply?.handover ? reply.escalationReason : conversation.escalationReason,
-      latestSentiment: outcome.sentiment ?? conversation.latestSentiment,
-      turns: conversation.turns + 1,
+      usedArticles: mergeById<UsedArticle>(current.usedArticles, reply?.usedArticles ?? []),
+      usedSubfolders,
+      subfolderIds: usedSubfolders.map((f) => f.id),
+      ruleIds: [...new Set([...current.ruleIds, ...outcome.ruleIds])],
+      tagIds: withStatusTag([...new Set([...current.tagIds, ...outcome.conversationTagIds])], outcome.status),
+      escalationReason: reply?.handover ? reply.escalationReason : current.escalationReason,
+      latestSentiment: outcome.sentiment ?? current.latestSentiment,
+      turns: current.turns + 1,
       waitingFlow: outcome.waitingFlow,
+      ...(reply
+        ? { replyCount: current.replyCount + 1, responseMsTotal: current.responseMsTotal + responseMs, firstResponseMs: current.firstResponseMs ?? responseMs, lastReplyAt: answeredAt }
+        : {}),
       updatedAt: lastAt,
       lastMessageAt: lastAt,
     });
@@ -289,6 +305,7 @@ export async function giveFeedback(ctx: Ctx, id: string, body: { csatRating?: nu
     const status: ConversationStatus | undefined = body.resolved === true ? 'Resolved by AI' : body.resolved === false ? 'Unresolved' : undefined;
     await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
       hasFeedback: true,
+      csatRatings: await ratingsOf(tx.db, ctx.workspaceId, conversation.id),
       updatedAt: now,
       ...(status ? { status, resolved: body.resolved, tagIds: withStatusTag(conversation.tagIds, status) } : {}),
     });

@@ -163,3 +163,10 @@ export async function listRulesNamingTool(db: Db, workspaceId: string, toolId: s
     )
     .orderBy(asc(rules.name), asc(rules.id));
 }
+
+export async function listRuleNames(db: Db, workspaceId: string, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: rules.id, name: rules.name })
+    .from(rules)
+    .where(and(eq(rules.workspaceId, workspaceId), inArray(rules.id, [...ids])));
+}

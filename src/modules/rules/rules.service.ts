@@ -17,6 +17,7 @@ import {
   insertRuleVersion,
   listPublishedRulesForAgent,
   listRules as listRuleRows,
+  listRuleNames,
   listRuleVersions,
   type RuleRow,
   type RuleVersionRow,
@@ -456,4 +457,11 @@ export async function matchIntentRules(
     .map((m) => ({ ...m, score: Math.min(1, Math.max(0, m.score)) }))
     .sort((a, b) => b.score - a.score || a.ruleId.localeCompare(b.ruleId));
   return { matches, threshold: RULE_MATCH_THRESHOLD, usage };
+}
+
+/** Names of rules by id (any status), for analytics. */
+export async function ruleNames(ctx: Pick<Ctx, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await listRuleNames(ctx.db, ctx.workspaceId, ids);
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
