@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { uuidSchema } from '../../http/schemas.js';
 import { CONVERSATION_STATUSES } from '../tags/index.js';
-import { CHANNELS, CONVERSATION_SOURCES } from './conversations.schemas.js';
+import { CHANNELS, CONVERSATION_SOURCES, listOf } from './conversations.schemas.js';
 
 /** The longest window analytics reads, in days. */
 export const MAX_WINDOW_DAYS = 366;
-
-/** One value, a repeated parameter or a comma list: always an array after parsing. */
-function listOf<O, T extends z.ZodType<O, string>>(item: T, description: string) {
-  return z
-    .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(item).max(200))
-    .optional()
-    .describe(description);
-}
 
 const epochSchema = z.coerce
   .number({ error: 'expected a Unix epoch (seconds; values above 10^11 are read as milliseconds)' })

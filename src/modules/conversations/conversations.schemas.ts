@@ -103,12 +103,12 @@ export const generateAnswerBodySchema = z
   .meta({ examples: [{ content: 'How do I reset my password?', botId: '6f1c1b8e-3f7a-4a51-9a3e-2f4b8d7c9e10', metadata: { channel: 'chat', user_attributes: { email: 'ada@example.com' } } }] });
 export type GenerateAnswerBody = z.output<typeof generateAnswerBodySchema>;
 
-/** A list query value that may be a comma list or repeated. */
-function listOf<T extends z.ZodType<string, string>>(item: T, description: string) {
+/** A query parameter of one value, a repeated parameter or a comma list: always an array after parsing. */
+export function listOf<O, T extends z.ZodType<O, string>>(item: T, description: string) {
   return z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(item).max(100))
+    .pipe(z.array(item).max(200))
     .optional()
     .describe(description);
 }
