@@ -152,6 +152,8 @@ export interface StartServerOptions {
   readyTimeoutMs?: number;
   /** Options for node itself, before bin/parley.js (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /** A key of the database's workspace, when the server starts on a database it bootstrapped before (it prints none then). */
+  apiKey?: string;
 }
 
 /** The benchmark's environment without the variables that would change how the server runs. */
@@ -244,7 +246,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   children.add(child);
   const problems: ServerProblems = { logs: [], stderr: [] };
-  let apiKey: string | undefined;
+  let apiKey: string | undefined = options.apiKey;
   readLines(child.stdout!, (line) => {
     apiKey ??= API_KEY_PATTERN.exec(line)?.[0];
     if (isProblemLog(line)) problems.logs.push(line);
