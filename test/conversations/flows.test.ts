@@ -76,6 +76,21 @@ describe('rules and actions in conversations', () => {
     assert.equal(next.usedArticles[0]?.id, s.articleIds[0]);
   });
 
+  it('counts the rule in analytics: conversations, resolutions, escalations and ratings', async () => {
+    const [, ask] = (await say(t, s.w.key, { content: 'Where is my order?', botId: s.agentId })) as [Event, Event];
+    const [, answer] = (await say(t, s.w.key, { content: 'A-1002', interactionId: ask.interactionId })) as [Event, Event];
+    await expectStatus(t, 200, 'POST', `/v2/hc-events/${answer.id}/feedback/public`, s.w.key, { csatRating: 4, resolved: true });
+    const now = Math.floor(Date.now() / 1000);
+    const a = await expectStatus<{ ruleAnalytics: { ruleId: string; ruleName: string; conversations: number; resolved: number; escalated: number; averageCsatRating: number }[] }>(
+      t, 200, 'GET', `/v2/bots/${s.agentId}/hc-analytics/public?startEpoch=${now - 3600}&endEpoch=${now + 3600}&ruleIds=${ruleId}`, s.w.readKey,
+    );
+    const row = a.ruleAnalytics.find((r) => r.ruleId === ruleId);
+    assert.ok(row);
+    assert.equal(row.ruleName, 'Order status');
+    // The first test's conversation (waiting) and this one (resolved by feedback).
+    assert.deepEqual([row.conversations, row.resolved, row.escalated, row.averageCsatRating], [2, 1, 0, 4]);
+  });
+
   it('hands over with the flow escalation when the action fails', async () => {
     const [, ask] = (await say(t, s.w.key, { content: 'Where is my order?', botId: s.agentId })) as [Event, Event];
     const [, reply] = (await say(t, s.w.key, { content: 'missing', interactionId: ask.interactionId })) as [Event, Event];
