@@ -76,8 +76,7 @@ async function generate(dbUrl: { kind: 'pglite'; dir: string } | { kind: 'postgr
         c.created_at + (k * interval '10 seconds')
       FROM conversations c, generate_series(1, 5) AS k
       WHERE c.workspace_id = ${ids.workspaceId}::uuid`);
-    if (database.kind === 'postgres') await database.db.execute(sql`ANALYZE conversations`);
-    else await database.db.execute(sql`ANALYZE conversations`);
+    await database.db.execute(sql`ANALYZE conversations`);
   } finally {
     await database.close();
   }
