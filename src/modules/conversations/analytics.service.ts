@@ -3,16 +3,7 @@ import { requireAgentOrNotAcceptable } from '../agents/index.js';
 import { folderTitles } from '../knowledge/index.js';
 import { ruleNames } from '../rules/index.js';
 import { CONVERSATION_STATUSES, type EscalationReason, SYSTEM_TAG_IDS } from '../tags/index.js';
-import {
-  type AnalyticsFilter,
-  channelCounts,
-  dailyCounts,
-  type DayRow,
-  folderCounts,
-  hourlyCounts,
-  reasonCounts,
-  ruleCounts,
-} from './analytics.repository.js';
+import { type AnalyticsFilter, analyticsCounts, type DayRow } from './analytics.repository.js';
 import type { AnalyticsQuery } from './analytics.schemas.js';
 import { CHANNELS } from './conversations.schemas.js';
 
@@ -88,15 +79,10 @@ export async function agentAnalytics(ctx: WorkspaceContext, agentId: string, que
     assumedBefore: new Date(ctx.clock.now().getTime() - ctx.config.assumedResolutionHours * 3600_000),
   };
   const previous: AnalyticsFilter = { ...filter, start: new Date(start.getTime() - length), end: start };
-  const [days, previousDays, channels, hours, folders, previousFolders, rules, reasons] = await Promise.all([
-    dailyCounts(ctx.db, ctx.workspaceId, filter),
-    dailyCounts(ctx.db, ctx.workspaceId, previous),
-    channelCounts(ctx.db, ctx.workspaceId, filter),
-    hourlyCounts(ctx.db, ctx.workspaceId, filter),
-    folderCounts(ctx.db, ctx.workspaceId, filter),
-    folderCounts(ctx.db, ctx.workspaceId, previous),
-    ruleCounts(ctx.db, ctx.workspaceId, filter),
-    reasonCounts(ctx.db, ctx.workspaceId, filter),
+  // Two scans, in parallel where the database can (the window, and the comparison window's days and folders).
+  const [{ days, channels, hours, folders, rules, reasons }, { days: previousDays, folders: previousFolders }] = await Promise.all([
+    analyticsCounts(ctx.db, ctx.workspaceId, filter),
+    analyticsCounts(ctx.db, ctx.workspaceId, previous, true),
   ]);
   const [titles, names] = await Promise.all([
     folderTitles(ctx, [...new Set([...folders, ...previousFolders].map((f) => f.folderId))]),
