@@ -125,6 +125,39 @@ describe('agent analytics', () => {
     assert.equal(await total('csatRatings=5&latestStatus=Resolved%20by%20AI'), 1);
   });
 
+  it('combines every two filters as both at once', async () => {
+    // The five conversations of the set (in order) and the filter values each one matches.
+    const matches: [string, number[]][] = [
+      ['channel=email', [3]],
+      ['channel=chat', [1, 2, 4, 5]],
+      ['latestStatus=Resolved%20by%20AI', [1]],
+      ['latestStatus=Escalated%20to%20Human%20Agent', [2]],
+      ['latestStatus=Unresolved', [4]],
+      ['latestStatus=Waiting%20for%20Customer', [3, 5]],
+      ['csatRatings=5', [1]],
+      ['csatRatings=1', [2]],
+      ['csatRatings=2', [4]],
+      [`usedSubfolderIds=${s.folderId}`, [1, 3, 5]],
+      [`tagIds=${SYSTEM_TAG_IDS.missing_knowledge}`, [2]],
+      [`escalationReasonTagIds=${SYSTEM_TAG_IDS.customer_request}`, [4]],
+      ['latestSentiment=neutral', [1, 2, 3, 4, 5]],
+      ['latestSentiment=negative', []],
+      ['source=api', [1, 2, 3, 4, 5]],
+      ['timezone=Asia/Tokyo', [1, 2, 3, 4, 5]],
+    ];
+    const name = (query: string) => query.split('=')[0];
+    let pairs = 0;
+    for (const [i, [a, inA]] of matches.entries()) {
+      for (const [b, inB] of matches.slice(i + 1)) {
+        if (name(a) === name(b)) continue;
+        const expected = inA.filter((n) => inB.includes(n)).length;
+        assert.equal((await get(`${WINDOW}&${a}&${b}`)).summary.totalConversations, expected, `${a} & ${b}`);
+        pairs++;
+      }
+    }
+    assert.ok(pairs > 90);
+  });
+
   it('compares with the window before, and answers zeros for an empty window', async () => {
     const later = await get(`startEpoch=${epoch('2026-03-10T00:00:00Z')}&endEpoch=${epoch('2026-03-13T00:00:00Z')}`);
     assert.equal(later.summary.totalConversations, 0);
