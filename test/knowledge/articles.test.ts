@@ -289,6 +289,32 @@ describe('article routes', () => {
       await fail(w, 'POST', sub(UNKNOWN, 'publish'), 404, 'article not found', {});
     });
 
+    it('publishes the content a client of the deployed service sends with the publish, and takes active, public and origin on a draft', async () => {
+      const w = await makeTenant(t);
+      const live = await liveIn(t, w);
+      // Exactly what such a client sends: create's fields on both routes.
+      const draft = await ok<Article>(t, 201, 'POST', sub(live.id, 'draft'), w.key, { ...content('draft'), active: false, public: true, origin: 'FIX_REVIEW' });
+      assert.deepEqual([draft.active, draft.public, draft.origin, draft.originalArticleId], [false, true, 'FIX_REVIEW', live.id]);
+      const body = { ...content('sent'), active: true, public: false, origin: 'API_CREATED' };
+      const published = await publish(w, draft.id, body);
+      assert.deepEqual({ ...pick(published), id: published.id, version: published.version, active: published.active, public: published.public, origin: published.origin },
+        { ...content('sent'), id: live.id, version: 2, active: true, public: false, origin: 'API_CREATED' });
+      const [kept] = await byIds(w, [draft.id]);
+      assert.deepEqual({ ...pick(kept!), isDraftPublished: kept!.isDraftPublished, version: kept!.version }, { ...content('sent'), isDraftPublished: true, version: 2 });
+
+      // Fields left out are the draft's; a new live article takes the body's origin.
+      const folderId = await newFolder(t, w.key);
+      const standalone = await newArticle(t, w.key, folderId, 'own', { isDraft: true });
+      const fresh = await publish(w, standalone.id, { title: 'Only the title', origin: 'FIX_REVIEW', overwrite: false });
+      assert.deepEqual({ ...pick(fresh), origin: fresh.origin }, { ...content('own'), title: 'Only the title', origin: 'FIX_REVIEW' });
+
+      const another = (await draftOf(t, w)).draft;
+      await fail(w, 'POST', sub(another.id, 'publish'), 400, /^body\.title: /, { title: '' });
+      await fail(w, 'POST', sub(another.id, 'publish'), 400, /^body\.origin: /, { origin: 'SOMEWHERE' });
+      await fail(w, 'POST', sub(another.id, 'publish'), 400, /unrecognized key.*"color"/i, { color: 'red' });
+      assert.equal((await byIds(w, [another.id]))[0]!.version, 1, 'a refused publish changes nothing');
+    });
+
     it('keeps the live article in its current folder when an overwriting publish lands after a move', async () => {
       const w = await makeTenant(t);
       const { live, draft } = await draftOf(t, w);

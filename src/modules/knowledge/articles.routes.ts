@@ -105,7 +105,10 @@ export function articleRoutes() {
       status: 201,
       errors: [404],
       response: articleSchema,
-      handler: async ({ ctx, params, body }) => presentArticle(await createDraftFromLive(ctx, params.id, body)),
+      handler: async ({ ctx, params, body }) => {
+        const { origin, ...input } = body;
+        return presentArticle(await createDraftFromLive(ctx, params.id, input, origin));
+      },
     }),
     defineRoute({
       method: 'POST',
@@ -117,12 +120,18 @@ export function articleRoutes() {
         'A draft of a live article replaces the content of that article as its next version (the article ' +
         'stays in its folder); 409 when the live article ' +
         'changed since the draft was made, unless the body says `{ "overwrite": true }`. Any other draft ' +
-        'becomes a new live article. The draft is kept with `isDraftPublished: true`. Returns the live article.',
+        'becomes a new live article. The body may also carry the content fields of create (`title`, ' +
+        '`mainKnowledge`, `agentInstruction`, `questions`, `keywords`, `escalation`, `active`, `public`, ' +
+        '`origin`), as on the deployed service: those given are saved on the draft and published, the others ' +
+        "are the draft's. The draft is kept with `isDraftPublished: true`. Returns the live article.",
       params: idParamsSchema,
       body: publishDraftBodySchema,
       errors: [404, 409],
       response: articleSchema,
-      handler: async ({ ctx, params, body }) => presentArticle(await publishDraft(ctx, params.id, body?.overwrite ?? false)),
+      handler: async ({ ctx, params, body }) => {
+        const { overwrite, ...changes } = body ?? { overwrite: false };
+        return presentArticle(await publishDraft(ctx, params.id, overwrite, changes));
+      },
     }),
     defineRoute({
       method: 'GET',

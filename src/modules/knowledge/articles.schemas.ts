@@ -60,17 +60,29 @@ export const updateArticleBodySchema = contentFields
   .strict()
   .meta({ examples: [example] });
 
-export const draftFromLiveBodySchema = contentFields.strict().meta({ examples: [example] });
+export const draftFromLiveBodySchema = contentFields
+  .extend({
+    active: z.boolean().optional().describe("defaults to the live article's"),
+    public: z.boolean().optional().describe("defaults to the live article's"),
+    origin: articleOriginSchema.optional().describe('defaults to API_CREATED'),
+  })
+  .strict()
+  .meta({ examples: [example] });
 
-export const publishDraftBodySchema = z
-  .object({
+export const publishDraftBodySchema = contentFields
+  .partial()
+  .extend({
+    active: z.boolean().optional(),
+    public: z.boolean().optional(),
+    origin: articleOriginSchema.optional().describe("a new live article's origin (a draft of a live article keeps the article's)"),
     overwrite: z
       .boolean()
       .default(false)
       .describe('publish even when the live article changed since the draft was made (409 otherwise)'),
   })
   .strict()
-  .nullish();
+  .nullish()
+  .describe('Optional. Content fields given here are what is published (and saved on the draft); the others are the draft\'s.');
 
 export const articleSchema = z
   .object({

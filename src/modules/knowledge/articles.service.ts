@@ -163,18 +163,19 @@ export async function updateArticleContent(
 export async function createDraftFromLive(
   ctx: WorkspaceContext,
   id: string,
-  content: ArticleContent,
+  input: ArticleContent & { active?: boolean; public?: boolean },
   origin: ArticleOrigin = 'API_CREATED',
   misc: Record<string, unknown> = {},
 ): Promise<ArticleRow> {
+  const { active, public: isPublic, ...content } = input;
   return inTransaction(ctx, async ({ db: tx }) => {
     const live = await requireArticle(tx, ctx.workspaceId, id);
     if (live.isDraft) throw new AppError('bad_request', 'article is a draft; drafts are made from live articles');
     return insertNewArticle(ctx, tx, {
       parentFolderId: live.parentFolderId,
       ...content,
-      active: live.active,
-      public: live.public,
+      active: active ?? live.active,
+      public: isPublic ?? live.public,
       misc,
       isDraft: true,
       originalArticleId: live.id,
@@ -184,17 +185,23 @@ export async function createDraftFromLive(
   });
 }
 
+/** What a publish may set besides the draft's content (the deployed route takes create's fields). */
+export type PublishChanges = Partial<ArticleContent> & { active?: boolean; public?: boolean; origin?: ArticleOrigin };
+
 /**
  * Publishes a draft. A draft of a live article updates that article as its next version (409 when
  * the article moved on since the draft was made, unless `overwrite`) and stays in its folder; any
  * other draft becomes a new live article in the draft's folder. The draft is kept, marked `isDraftPublished`. Returns the live article.
  */
-export async function publishDraft(ctx: WorkspaceContext, id: string, overwrite: boolean): Promise<ArticleRow> {
+export async function publishDraft(ctx: WorkspaceContext, id: string, overwrite: boolean, changes: PublishChanges = {}): Promise<ArticleRow> {
   return inTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
-    const draft = await requireArticle(tx, ctx.workspaceId, id, true);
+    let draft = await requireArticle(tx, ctx.workspaceId, id, true);
     if (!draft.isDraft) throw new AppError('bad_request', 'article is not a draft');
     requireEditable(draft);
+    // Content sent with the publish is saved on the draft first (a version of the draft), then published.
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PublishChanges;
+    if (Object.keys(given).length > 0) draft = await saveVersion(ctx, tx, draft, given);
     const content = {
       title: draft.title,
       mainKnowledge: draft.mainKnowledge,
