@@ -13,8 +13,9 @@ interface Agent extends Serialized { id: string; name: string; createdAt: string
 interface AgentPrompt extends PromptSet {
   botId: string; isDefault: boolean; version: number | null; versionId: string | null; createdAt: string | null; createdBy: string | null; serialized: Serialized;
 }
-interface PromptVersion extends PromptSet { versionId: string; version: number; createdAt: string; createdBy: string | null; draftId: string | null }
-interface History { botId: string; currentVersion: number | null; versions: PromptVersion[] }
+/** GET .../hc-prompt/history/public: a top-level array of saved prompts, newest first, as on the deployed service. */
+interface SavedPrompt extends AgentPrompt { version: number; versionId: string; createdAt: string; draftId: string | null }
+type History = SavedPrompt[];
 interface Draft extends PromptSet {
   id: string; botId: string; status: string; baseVersion: number | null; note: string; origin: string;
   publishedVersionId: string | null; createdAt: string; updatedAt: string; createdBy: string | null; updatedBy: string | null;
@@ -23,7 +24,7 @@ interface Draft extends PromptSet {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const NO_HISTORY = (botId: string) => ({ botId, currentVersion: null, versions: [] });
+const NO_HISTORY = (_botId: string): History => [];
 
 const sec = (id: string, title: string, content: string, enabled = true) => ({ id, title, content, enabled });
 const chan = (id: string, channel: 'email' | 'chat', title: string, content: string, enabled = true) => ({ ...sec(id, title, content, enabled), channel });
@@ -271,11 +272,8 @@ describe('agent and prompt routes', () => {
       });
       assert.equal(new Set(saved.map((s) => s.versionId)).size, 3);
       const h = await getHistory(w, id);
-      assert.deepEqual([h.botId, h.currentVersion], [id, 3]);
-      assert.deepEqual(h.versions, [2, 1, 0].map((i) => {
-        const s = saved[i] as AgentPrompt;
-        return { versionId: s.versionId, version: i + 1, createdAt: s.createdAt, createdBy: s.createdBy, draftId: null, ...sets[i] };
-      }));
+      assert.ok(Array.isArray(h), 'a top-level array');
+      assert.deepEqual(h, [2, 1, 0].map((i) => ({ ...(saved[i] as AgentPrompt), draftId: null })));
       const now = await getPrompt(w, id);
       assert.deepEqual(now, saved[2]);
       assert.deepEqual(now.hcChannelPrompt, [], 'a section left out is removed');
@@ -287,8 +285,7 @@ describe('agent and prompt routes', () => {
       const results = await Promise.all([1, 2, 3, 4, 5].map((n) => savePrompts(w, id, simpleSet(`c${n}`))));
       assert.deepEqual(results.map((r) => r.version).sort(), [1, 2, 3, 4, 5]);
       const h = await getHistory(w, id);
-      assert.equal(h.currentVersion, 5);
-      assert.deepEqual(h.versions.map((v) => v.version), [5, 4, 3, 2, 1]);
+      assert.deepEqual(h.map((v) => v.version), [5, 4, 3, 2, 1]);
     });
 
     it('rejects invalid prompts without saving a version', async () => {
@@ -324,7 +321,7 @@ describe('agent and prompt routes', () => {
       const agent = await createAgent(w);
       const upper = agent.id.toUpperCase();
       assert.equal((await savePrompts(w, upper, simpleSet('u'))).botId, agent.id);
-      assert.equal((await getHistory(w, upper)).botId, agent.id);
+      assert.deepEqual((await getHistory(w, upper)).map((v) => v.botId), [agent.id]);
       assert.equal((await getPrompt(w, upper)).botId, agent.id);
       const res = await t.request<Draft>('POST', drafts(upper), { key: w.writeKey });
       assert.equal(res.status, 201, res.text);
@@ -403,8 +400,8 @@ describe('agent and prompt routes', () => {
       assert.deepEqual(published.serialized, serializeSet(d));
       assert.deepEqual(await getPrompt(w, id), published);
       const h = await getHistory(w, id);
-      assert.deepEqual(h.versions.map((v) => [v.version, v.draftId]), [[2, d.id], [1, null]]);
-      assert.equal(h.versions[0]?.versionId, published.versionId);
+      assert.deepEqual(h.map((v) => [v.version, v.draftId]), [[2, d.id], [1, null]]);
+      assert.deepEqual(h[0], { ...published, draftId: d.id });
       const closed = await getDraft(w, id, d.id);
       assert.deepEqual([closed.status, closed.publishedVersionId], ['published', published.versionId]);
       assert.deepEqual(await listDrafts(w, id), []);
@@ -414,7 +411,7 @@ describe('agent and prompt routes', () => {
       await fail(w.key, 'POST', publish(id, d.id), 409, message, { overwrite: true });
       await fail(w.key, 'PUT', draft(id, d.id), 409, message, { note: 'x' });
       await fail(w.key, 'DELETE', draft(id, d.id), 409, message);
-      assert.equal((await getHistory(w, id)).currentVersion, 2);
+      assert.equal((await getHistory(w, id))[0]?.version, 2);
     });
 
     it('publishes one draft once when two publishes race', async () => {
@@ -422,7 +419,7 @@ describe('agent and prompt routes', () => {
       const { agent, d } = await agentWithDraft(w);
       const results = await Promise.all([1, 2].map(() => t.request('POST', publish(agent.id, d.id), { key: w.key })));
       assert.deepEqual(results.map((r) => r.status).sort(), [200, 409]);
-      assert.deepEqual((await getHistory(w, agent.id)).versions.map((v) => [v.version, v.draftId]), [[1, d.id]]);
+      assert.deepEqual((await getHistory(w, agent.id)).map((v) => [v.version, v.draftId]), [[1, d.id]]);
     });
 
     it('refuses to publish over a newer save unless overwrite is set', async () => {
@@ -434,7 +431,7 @@ describe('agent and prompt routes', () => {
       await savePrompts(w, id, simpleSet('v2'));
       await fail(w.key, 'POST', publish(id, stale.id), 409, /draft based on version default, current version 2\).*overwrite=true/);
       await fail(w.key, 'POST', publish(id, d.id), 409, /draft based on version 1, current version 2/, { overwrite: false });
-      assert.equal((await getHistory(w, id)).currentVersion, 2);
+      assert.equal((await getHistory(w, id))[0]?.version, 2);
       assert.equal((await getDraft(w, id, d.id)).status, 'draft');
       const forced = await publishDraft(w, id, d.id, { overwrite: true });
       assert.equal(forced.version, 3);

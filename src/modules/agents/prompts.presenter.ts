@@ -26,15 +26,9 @@ export function presentAgentPrompt(agentId: string, current: PromptVersionRow | 
   };
 }
 
-export function presentPromptVersion(row: PromptVersionRow) {
-  return {
-    versionId: row.id,
-    version: row.version,
-    createdAt: iso(row.createdAt),
-    createdBy: row.createdBy,
-    draftId: row.draftId,
-    ...arrays(row.prompts),
-  };
+/** A saved version in the current-prompt shape, with the draft it was published from. */
+export function presentSavedPrompt(agentId: string, row: PromptVersionRow) {
+  return { ...presentAgentPrompt(agentId, row, row.prompts), isDefault: false as const, version: row.version, versionId: row.id, createdAt: iso(row.createdAt), draftId: row.draftId };
 }
 
 export function presentPromptDraft(row: PromptDraftRow) {

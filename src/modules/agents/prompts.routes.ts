@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
-import { presentAgentPrompt, presentPromptDraft, presentPromptVersion } from './prompts.presenter.js';
+import { presentAgentPrompt, presentPromptDraft, presentSavedPrompt } from './prompts.presenter.js';
 import {
   agentPromptSchema,
   draftParamsSchema,
@@ -71,14 +71,14 @@ export function promptRoutes() {
       auth: 'read',
       tags,
       summary: "An agent's saved prompt versions",
-      description: 'Every saved version, newest first.' + OTHER_WORKSPACE,
+      description:
+        'Every saved version, newest first, as a top-level array (as on the deployed service); each item has ' +
+        'the shape of the current-prompt route plus `draftId`. Empty when the agent never saved prompts.' +
+        OTHER_WORKSPACE,
       params: idParamsSchema,
       errors: [404, 406],
       response: promptHistorySchema,
-      handler: async ({ ctx, params }) => {
-        const history = await getPromptHistory(ctx, params.id);
-        return { botId: history.agentId, currentVersion: history.currentVersion, versions: history.versions.map(presentPromptVersion) };
-      },
+      handler: async ({ ctx, params }) => (await getPromptHistory(ctx, params.id)).map((row) => presentSavedPrompt(params.id, row)),
     }),
     defineRoute({
       method: 'POST',

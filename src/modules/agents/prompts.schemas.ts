@@ -83,23 +83,19 @@ export const agentPromptSchema = z
   })
   .meta({ id: 'AgentPrompt' });
 
-export const promptVersionSchema = z
-  .object({
-    versionId: z.uuid(),
+export const savedPromptSchema = agentPromptSchema
+  .extend({
+    isDefault: z.literal(false),
     version: z.number().int(),
+    versionId: z.uuid(),
     createdAt: z.iso.datetime(),
-    createdBy: z.string().nullable(),
     draftId: z.uuid().nullable().describe('the draft this version was published from, if any'),
-    ...promptArrays,
   })
-  .meta({ id: 'PromptVersion' });
+  .meta({ id: 'SavedPrompt' });
 
 export const promptHistorySchema = z
-  .object({
-    botId: z.uuid(),
-    currentVersion: z.number().int().nullable(),
-    versions: z.array(promptVersionSchema).describe('newest first'),
-  })
+  .array(savedPromptSchema)
+  .describe("The agent's saved prompts, newest first, as the current-prompt route shows one; empty when never saved.")
   .meta({ id: 'PromptHistory' });
 
 export const promptDraftStatusSchema = z.enum(['draft', 'published', 'discarded']);

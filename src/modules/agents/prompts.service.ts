@@ -57,10 +57,10 @@ async function appendVersion(ctx: WorkspaceContext, db: Db, agentId: string, pro
   });
 }
 
-export async function getPromptHistory(ctx: WorkspaceContext, agentId: string) {
-  const agent = await requireAgentOrNotAcceptable(ctx, agentId);
-  const versions = await listPromptVersions(ctx.db, ctx.workspaceId, agentId);
-  return { agentId, currentVersion: agent.promptVersion, versions };
+/** The agent's saved prompt versions, newest first. */
+export async function getPromptHistory(ctx: WorkspaceContext, agentId: string): Promise<PromptVersionRow[]> {
+  await requireAgentOrNotAcceptable(ctx, agentId);
+  return listPromptVersions(ctx.db, ctx.workspaceId, agentId);
 }
 
 export interface DraftInput {
