@@ -47,7 +47,7 @@ describe('generation consistency (configured model)', () => {
       const model = slowModel(() => ({
         json: { operation: 'UPDATE_ARTICLE', articleId: original.id, folderId: null, reason: 'new delay', article: modelArticle('Refunds are issued within 10 days.') },
       }));
-      const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', w.key, {
+      const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', '/v2/knowledge/public', w.key, {
         candidateKnowledge: 'Refund policy: refunds are issued within 10 days of the return.',
         origin: 'generated',
         isDraft,
@@ -93,7 +93,7 @@ describe('generation consistency (configured model)', () => {
       json: { operation: 'UPDATE_ARTICLE', articleId: long.id, folderId: null, reason: 'new delay', article: modelArticle('Refunds are issued within 10 days.') },
       usage: { inputTokens: 40, outputTokens: 10 },
     });
-    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', w.key, {
+    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', '/v2/knowledge/public', w.key, {
       candidateKnowledge: 'Refund policy: refunds are issued within 10 days.',
       origin: 'generated',
       isDraft: false,
@@ -167,7 +167,7 @@ describe('generation consistency (configured model)', () => {
     const model = slowModel(() => ({
       json: { operation: 'ADD_ARTICLE_TO_FOLDER', articleId: null, folderId: folder, reason: 'new', article: modelArticle('Refunds are paid within 5 business days.') },
     }));
-    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', w.key, {
+    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', '/v2/knowledge/public', w.key, {
       candidateKnowledge: 'Refunds are paid within 5 business days.',
       origin: 'generated',
       isDraft: false,

@@ -62,7 +62,7 @@ export async function waitForJobs(t: TestApp, key: string, jobIds: string[], tim
 
 /** Queues one generation job and waits for it. */
 export async function generate(t: TestApp, key: string, body: Record<string, unknown>): Promise<KnowledgeJob> {
-  const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', key, body);
+  const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', '/v2/knowledge/public', key, body);
   const [job] = await waitForJobs(t, key, [backgroundJobId]);
   return job!;
 }
@@ -167,9 +167,9 @@ export async function makeTopicFolders(t: TestApp, key: string): Promise<Folders
   };
 }
 
-/** POST /v2/knowledge/public: 202 with only `backgroundJobId`. */
+/** POST /v2/knowledge/public: 200 with only `backgroundJobId`. */
 export async function queue(t: TestApp, key: string, body: Record<string, unknown>): Promise<string> {
-  const res = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', GENERATE, key, body);
+  const res = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', GENERATE, key, body);
   assert.deepEqual(Object.keys(res), ['backgroundJobId']);
   return res.backgroundJobId;
 }
@@ -182,9 +182,9 @@ export interface BulkJob {
   documentId: string;
   backgroundJobId: string;
 }
-/** POST bulk: 202 with only `jobs`, one per distinct source. */
+/** POST bulk: 200 with only `jobs`, one per distinct source. */
 export async function queueBulk(t: TestApp, key: string, body: Record<string, unknown>): Promise<BulkJob[]> {
-  const res = await expectStatus<{ jobs: BulkJob[] }>(t, 202, 'POST', BULK, key, body);
+  const res = await expectStatus<{ jobs: BulkJob[] }>(t, 200, 'POST', BULK, key, body);
   assert.deepEqual(Object.keys(res), ['jobs']);
   return res.jobs;
 }
@@ -344,7 +344,7 @@ export const getSource = (t: TestApp, key: string, id: string) => expectStatus<S
 export const linkOf = (s: Source) => ({ linkedKnowledgeId: s.linkedKnowledgeId, linkedOperation: s.linkedOperation, linkedReason: s.linkedReason, changed: s.changed });
 
 export const startBulk = async (t: TestApp, key: string, body: Record<string, unknown>): Promise<string> => {
-  const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 202, 'POST', '/v2/knowledge/public/bulk', key, body);
+  const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 200, 'POST', '/v2/knowledge/public/bulk', key, body);
   assert.equal(jobs.length, 1);
   return jobs[0]!.backgroundJobId;
 };

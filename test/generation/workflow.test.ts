@@ -50,7 +50,7 @@ describe('changed-content workflow (built-in engine)', () => {
     const ingest = await ingestUrls(t, tenant.key, [site.url('/help/returns'), site.url('/help/shipping')]);
     const [returnsId, shippingId] = ingest.addedDocumentIds as [string, string];
     for (const id of ingest.addedDocumentIds) assert.equal((await waitForSource(t, tenant.key, id)).linkedJobStatus, 'COMPLETED');
-    const first = await expectStatus<{ jobs: { documentId: string; backgroundJobId: string }[] }>(t, 202, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
+    const first = await expectStatus<{ jobs: { documentId: string; backgroundJobId: string }[] }>(t, 200, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
       documentIds: [returnsId, shippingId],
       origin: 'sources',
       isDraft: false,
@@ -94,7 +94,7 @@ describe('changed-content workflow (built-in engine)', () => {
     assert.equal(changed.documents[0]!.linkedKnowledgeId, returnsArticle.id);
 
     // 4. Bulk generate drafts for the changed sources.
-    const second = await expectStatus<{ jobs: { documentId: string; backgroundJobId: string }[] }>(t, 202, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
+    const second = await expectStatus<{ jobs: { documentId: string; backgroundJobId: string }[] }>(t, 200, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
       documentIds: changed.documents.map((d) => d.id),
     });
     const [update] = (await waitForJobs(t, tenant.key, [second.jobs[0]!.backgroundJobId])) as [KnowledgeJob];
@@ -137,7 +137,7 @@ describe('changed-content workflow (built-in engine)', () => {
     const ingest = await ingestUrls(t, tenant.key, [site.url('/help/gift-cards')]);
     const [id] = ingest.addedDocumentIds as [string];
     await waitForSource(t, tenant.key, id);
-    const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 202, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
+    const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 200, 'POST', '/v2/knowledge/public/bulk', tenant.key, {
       documentIds: [id],
       restrictedOps: ['ADD_ARTICLE_TO_FOLDER'],
     });
@@ -165,7 +165,7 @@ describe('changed-content workflow (built-in engine)', () => {
     await makeFolder(t, w.key, 'Account', 'Articles about account.');
     const orders = await makeFolder(t, w.key, 'Orders', 'Articles about orders.');
     await makeArticle(t, w.key, orders, { title: 'Returns', mainKnowledge: '30 days, free of charge', isDraft: true } as Parameters<typeof makeArticle>[3]);
-    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 202, 'POST', '/v2/knowledge/public', w.key, {
+    const { backgroundJobId } = await expectStatus<{ backgroundJobId: string }>(t, 200, 'POST', '/v2/knowledge/public', w.key, {
       candidateKnowledge: 'Returned items are refunded to the original card within 5 business days after the return arrives.',
       origin: 'generated',
     });
@@ -184,7 +184,7 @@ describe('changed-content workflow (built-in engine)', () => {
     const ingest = await ingestUrls(t, tenant.key, [site.url('/help/payments')]);
     const [id] = ingest.addedDocumentIds as [string];
     await waitForSource(t, tenant.key, id);
-    const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 202, 'POST', '/v2/knowledge/public/bulk', tenant.key, { documentIds: [id] });
+    const { jobs } = await expectStatus<{ jobs: { backgroundJobId: string }[] }>(t, 200, 'POST', '/v2/knowledge/public/bulk', tenant.key, { documentIds: [id] });
     const [job] = (await waitForJobs(t, tenant.key, [jobs[0]!.backgroundJobId])) as [KnowledgeJob];
     assert.equal(job.jobStatus, 'COMPLETED', job.error);
     assert.equal(job.linkedOperation, 'DO_NOTHING', job.linkedReason ?? '');
