@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { KeyAuthenticator, registerAuth } from './http/auth.js';
 import type { AppDeps } from './http/deps.js';
-import { registerErrorRenderer } from './http/error-renderer.js';
+import { registerErrorRenderer, renderClientError, renderFailedExpectation, renderFrameworkError } from './http/error-renderer.js';
 import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -26,6 +26,8 @@ import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The longest path parameter the router takes (Fastify's default); longer is a 414. */
+const MAX_PARAM_LENGTH = 100;
 
 /** Builds the HTTP app on the given dependencies; main.ts listens, tests listen on port 0. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -39,8 +41,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before a route runs get the same body as every other (src/http/error-renderer.ts).
+    frameworkErrors: renderFrameworkError(MAX_PARAM_LENGTH),
+    clientErrorHandler: renderClientError,
   });
+  app.server.on('checkExpectation', renderFailedExpectation);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.

@@ -1,5 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { STATUS_CODES } from 'node:http';
 import { AppError, errorBody } from './errors.js';
 
 interface ValidationIssue {
@@ -71,4 +74,47 @@ export function registerErrorRenderer(app: FastifyInstance, bodyLimitBytes: numb
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, `route ${request.method} ${request.url.split('?')[0]} not found`));
   });
+}
+
+/**
+ * Errors Fastify's router raises before any route or hook runs (Fastify's `frameworkErrors`): a
+ * path that is not valid percent-encoding (400), a path parameter over the router's length limit
+ * (414), a failing route constraint (500). Same body as every other error.
+ */
+export function renderFrameworkError(maxParamLength: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('X-Request-Id', request.id);
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      reply.code(414).send(errorBody(414, `path: a path parameter is longer than ${maxParamLength} characters`));
+    } else if (error.code === 'FST_ERR_BAD_URL') {
+      const path = request.url.split('?')[0]!;
+      reply.code(400).send(errorBody(400, `path: ${path.length > 200 ? `${path.slice(0, 200)}…` : path} is not valid percent-encoding`));
+    } else {
+      request.log.error({ err: error, reqId: request.id }, 'router error');
+      reply.code(500).send(errorBody(500, `internal server error (request id ${request.id})`));
+    }
+  };
+}
+
+/** Node's HTTP parser errors, answered on the socket before a request exists (Fastify's `clientErrorHandler`). */
+export function renderClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request headers are larger than the server accepts']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request was not received in time']
+        : [400, `malformed HTTP request (${error.code ?? 'parse error'})`];
+  const body = JSON.stringify(errorBody(status, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** An `Expect` header other than 100-continue (Node's `checkExpectation`): 417 with the error body. */
+export function renderFailedExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify(errorBody(417, `header.expect: "${String(request.headers.expect).slice(0, 100)}" is not supported; only 100-continue is`));
+  response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
@@ -47,6 +48,53 @@ describe('error bodies', () => {
   it('answers 404 with the error body for an unknown route', async () => {
     assertError(await t.request('GET', '/v2/nothing-here'), 404, 'route GET /v2/nothing-here not found');
     assertError(await t.request('DELETE', '/v2/workspace/public', { key: tenant.key }), 404);
+  });
+
+  /** Sends bytes exactly as a client wrote them and reads the whole answer (status line, headers, body). */
+  const raw = (request: string) =>
+    new Promise<{ status: number; reason: string; headers: string; body: string }>((resolve, reject) => {
+      const url = new URL(t.url);
+      const socket = net.connect(Number(url.port), url.hostname, () => socket.write(request));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const [head = '', body = ''] = data.split('\r\n\r\n');
+        const match = /^HTTP\/1\.1 (\d+) ([^\r]*)/.exec(head);
+        resolve({ status: Number(match?.[1]), reason: match?.[2] ?? '', headers: head.toLowerCase(), body });
+      });
+    });
+  const expectBody = (answer: { status: number; body: string; headers: string }, status: number, error: string, message: RegExp) => {
+    assert.match(answer.headers, /content-type: application\/json/);
+    const body = JSON.parse(answer.body) as { statusCode: number; message: string; error: string };
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+    assert.deepEqual([answer.status, body.statusCode, body.error], [status, status, error]);
+    assert.match(body.message, message);
+  };
+
+  it('answers errors raised before any route runs with the same body and reason phrase', async () => {
+    // A path parameter over the router's limit: 414 (Fastify's own body had "Bad Request" and a code).
+    const long = await t.request('GET', `/v2/hc-articles/${'a'.repeat(150)}/public`, { key: tenant.key });
+    assertError(long, 414, 'path: a path parameter is longer than 100 characters');
+    assert.equal((long.body as { error: string }).error, 'URI Too Long');
+    // Broken percent-encoding in the path.
+    const bad = await raw(`GET /v2/hc-articles/%E0%A4%A/public HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tenant.key}\r\nConnection: close\r\n\r\n`);
+    expectBody(bad, 400, 'Bad Request', /^path: \/v2\/hc-articles\/%E0%A4%A\/public is not valid percent-encoding$/);
+    assert.equal(bad.reason, 'Bad Request');
+    // An Expect header Node does not know: 417 with a body (Node's own answer has none).
+    const expectation = await raw(`GET /v2/workspace/public HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nAuthorization: Bearer ${tenant.key}\r\nConnection: close\r\n\r\n`);
+    expectBody(expectation, 417, 'Expectation Failed', /^header\.expect: "something-else" is not supported/);
+    assert.equal(expectation.reason, 'Expectation Failed');
+    // HTTP the parser refuses, and headers over Node's limit.
+    const malformed = await raw('GET /v2/workspace/public HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    expectBody(malformed, 400, 'Bad Request', /^malformed HTTP request \(HPE_INVALID_HEADER_TOKEN\)$/);
+    const huge = await raw(`GET /v2/workspace/public HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expectBody(huge, 431, 'Request Header Fields Too Large', /headers are larger/);
+    assert.equal(huge.reason, 'Request Header Fields Too Large');
+    // 100-continue still works.
+    const ok = await raw(`GET /v2/workspace/public HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nAuthorization: Bearer ${tenant.key}\r\nConnection: close\r\n\r\n`);
+    assert.equal(ok.status, 100);
+    assert.match(ok.body, /HTTP\/1\.1 200 OK/);
   });
 
   it('echoes a sane X-Request-Id and generates one otherwise', async () => {
