@@ -13,6 +13,7 @@ import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
+import { refineRoutes } from './modules/refine/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...stepRoutes(),
     ...conversationRoutes(),
     ...analyticsRoutes(),
+    ...refineRoutes(),
     ...adminRoutes(authenticator),
   ]);
   return app;

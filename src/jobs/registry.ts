@@ -2,6 +2,7 @@ import { purgeApiKeysJob } from '../modules/api-keys/index.js';
 import { purgeConversationsJob } from '../modules/conversations/index.js';
 import { generateKnowledgeJob, sweepKnowledgeJobsJob } from '../modules/generation/index.js';
 import { embedArticlesJob } from '../modules/knowledge/index.js';
+import { refineIterationJob, sweepRefineIterationsJob } from '../modules/refine/index.js';
 import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
 import { registered, type RegisteredJob } from './job.js';
 
@@ -14,4 +15,6 @@ export const jobRegistry: readonly RegisteredJob[] = [
   registered(sweepKnowledgeJobsJob),
   registered(embedArticlesJob),
   registered(purgeConversationsJob),
+  registered(refineIterationJob),
+  registered(sweepRefineIterationsJob),
 ];

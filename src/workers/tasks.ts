@@ -1,6 +1,7 @@
 import type { LlmTask } from '../ai/provider.js';
 import { generateKnowledgeTask, initializeTreeTask } from '../modules/generation/generation.tasks.js';
 import { answerTask, evaluateTask, planTask, selectTagsTask } from '../modules/conversations/conversations.tasks.js';
+import { diagnoseTask } from '../modules/refine/refine.tasks.js';
 import { draftRuleTask, matchRuleTask, refineRuleTask } from '../modules/rules/rules.tasks.js';
 
 /**
@@ -18,6 +19,7 @@ const TASKS = (): readonly LlmTask<never, unknown>[] => [
   answerTask,
   selectTagsTask,
   evaluateTask,
+  diagnoseTask,
 ];
 
 let byName: ReadonlyMap<string, LlmTask<never, unknown>> | undefined;

@@ -68,6 +68,7 @@ const UNSCOPED = [
   'embeddings.repository.ts unscopedPendingEmbeddings (the embedding job of every workspace)',
   'generation.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
   'sources.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
+  'refine.repository.ts unscopedStaleIterations (orphan sweep of Refine with AI iterations of every workspace)',
   'steps.repository.ts unscopedStepsWithSecrets (secret key rotation re-seals every workspace)',
   'workspaces.repository.ts unscopedCountWorkspaces (first start)',
   'workspaces.repository.ts unscopedInsertWorkspace (a new tenant)',

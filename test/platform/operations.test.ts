@@ -143,6 +143,11 @@ describe('operations endpoints', () => {
       '/v2/hc-events/{id}/metadata': ['get'],
       '/v2/hc-events/{id}/feedback/public': ['post'],
       '/v2/bots/{id}/hc-analytics/public': ['get'],
+      '/v2/fix-review/interactions/{id}/events/{eventId}/sessions/iterations/public': ['post'],
+      '/v2/fix-review/interactions/{id}/events/{eventId}/session/public': ['get'],
+      '/v2/fix-review/sessions/{sessionId}/public': ['get'],
+      '/v2/fix-review/sessions/{sessionId}/iterations/{iterationId}/publish/public': ['post'],
+      '/v2/fix-review/sessions/{sessionId}/close/public': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -43,9 +43,38 @@ export interface PlanOutput {
   sentiment: Sentiment;
 }
 
+/**
+ * Planning instructions the built-in engine follows (a model reads the whole prompt): a line
+ * "Always search the knowledge base when the customer mentions: a, b, c" makes a message holding
+ * any of those words a question, even one that looks like small talk.
+ */
+const SEARCH_INSTRUCTION = /always search the knowledge base\b[^:\n]*:\s*([^\n]+)/gi;
+
+export function searchTopics(planningPrompt: string): string[][] {
+  const topics: string[][] = [];
+  for (const match of planningPrompt.matchAll(SEARCH_INSTRUCTION)) {
+    for (const part of match[1]!.split(/,|;|\bor\b/i)) {
+      const stems = terms(part);
+      if (stems.length) topics.push(stems);
+    }
+  }
+  return topics;
+}
+
 export function planMessage(input: PlanInput): PlanOutput {
   const { sentiment, score } = scoreSentiment(input.message);
   const mood = `sentiment ${sentiment} (${score})`;
+  const said = new Set(terms(input.message));
+  const topic = searchTopics(input.planningPrompt).find((stems) => stems.every((t) => said.has(t)));
+  if (topic && !HUMAN_REQUEST.test(input.message)) {
+    return {
+      reasoning: `The planning instructions say to search the knowledge base for "${topic.join(' ')}": search. ${mood}.`,
+      performKnowledgeSearch: true,
+      intent: 'question',
+      smallTalkReply: null,
+      sentiment,
+    };
+  }
   if (HUMAN_REQUEST.test(input.message)) {
     return {
       reasoning: `The customer asks for a person; hand over without searching. ${mood}.`,
@@ -290,7 +319,9 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
       reasoning: `The article "${top.title}" answers the question and asks for a hand-over: ${measured}.`,
     };
   }
-  const text = extractAnswer(input.question, top);
+  const extracted = extractAnswer(input.question, top);
+  const required = requiredStatements(input.prompts.guideline, input.question).filter((r) => !extracted.toLowerCase().includes(r.toLowerCase().replace(/[.!]+$/, '')));
+  const text = required.length ? `${extracted}\n\n${required.join(' ')}` : extracted;
   return {
     answer: frame(input, text),
     usedArticleIds: [top.id],
@@ -300,6 +331,23 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
     bestArticleId: top.id,
     reasoning: `Answered from ${measured}.`,
   };
+}
+
+/**
+ * Guideline instructions the built-in engine follows: a line `When the customer asks about X,
+ * always include: "statement"` adds the statement to an answer whose question holds every word of
+ * X (stemmed), unless the answer says it already.
+ */
+const INCLUDE_INSTRUCTION = /when the customer asks about ([^,\n]+),\s*always (?:include|mention|say)(?: that)?:?\s*"([^"\n]+)"/gi;
+
+export function requiredStatements(guideline: string, question: string): string[] {
+  const asked = new Set(terms(question));
+  const out: string[] = [];
+  for (const match of guideline.matchAll(INCLUDE_INSTRUCTION)) {
+    const topic = terms(match[1]!);
+    if (topic.length && topic.every((t) => asked.has(t)) && !out.includes(match[2]!)) out.push(match[2]!.trim());
+  }
+  return out;
 }
 
 /** The message that tells the customer a person will follow up. */

@@ -7,3 +7,4 @@ export * from './ai.js';
 export * from './rules.js';
 export * from './tools.js';
 export * from './conversations.js';
+export * from './refine.js';

@@ -3,4 +3,11 @@ export { existingAgentIds, requireAgent, requireAgentIds, requireAgentOrNotAccep
 export type { AgentWithPrompts } from './agents.repository.js';
 export { serializePrompts, serializeSections } from './agents.presenter.js';
 export { promptRoutes } from './prompts.routes.js';
-export { createPromptDraft, getAgentPrompt, workspaceDefaultPrompts } from './prompts.service.js';
+export {
+  createPromptDraft,
+  discardDraft as discardPromptDraft,
+  getAgentPrompt,
+  getDraft as getPromptDraft,
+  publishDraft as publishPromptDraft,
+  workspaceDefaultPrompts,
+} from './prompts.service.js';

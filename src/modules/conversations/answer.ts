@@ -45,8 +45,11 @@ export interface AnswerOverlay {
   prompts?: PromptSet;
   /** Published-rule stand-ins: a rule with the id of a live one replaces it, another is added. */
   rules?: RuleWithAgents[];
-  /** Article contents to use instead of the live ones with the same id, when search finds them. */
-  articles?: { id: string; title: string; mainKnowledge: string; questions: string[]; keywords: string[]; version: number }[];
+  /**
+   * Article drafts searched as if live. A draft with `replacesArticleId` stands in for that live
+   * article (the answer names the live article, with the draft's content).
+   */
+  articleDrafts?: { draftId: string; replacesArticleId: string | null }[];
 }
 
 export interface AnswerRequest {
@@ -243,7 +246,18 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
   if (!walk && planning.performKnowledgeSearch) {
     hits = await trace.time('knowledgeSearch', async () => {
       try {
-        return await searchKnowledge({ ...ctx, signal: stageSignal(ctx) }, { query: userMessage, agentId: agent.id, limit: SEARCH_LIMIT });
+        const drafts = overlay?.articleDrafts ?? [];
+        const found = await searchKnowledge(
+          { ...ctx, signal: stageSignal(ctx) },
+          {
+            query: userMessage,
+            agentId: agent.id,
+            limit: SEARCH_LIMIT,
+            ...(drafts.length ? { overlay: { include: drafts.map((d) => d.draftId), exclude: drafts.flatMap((d) => (d.replacesArticleId ? [d.replacesArticleId] : [])) } } : {}),
+          },
+        );
+        const standIns = new Map(drafts.flatMap((d) => (d.replacesArticleId ? [[d.draftId, d.replacesArticleId] as const] : [])));
+        return found.map((h) => (standIns.has(h.article.id) ? { ...h, article: { ...h.article, id: standIns.get(h.article.id)!, isDraft: false } } : h));
       } catch (error) {
         trace.errors.push({ stage: 'knowledgeSearch', message: errorText(error) });
         return [];
@@ -294,7 +308,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
   } else if (!planning.performKnowledgeSearch && plan.smallTalkReply) {
     message = plan.smallTalkReply;
   } else {
-    const articles = applyOverlay(hits, overlay);
+    const articles = answerArticles(hits);
     knowledgeSearch = searchTrace(articles, hits);
     const generated = await trace.time('generateAnswer', async () => {
       try {
@@ -384,8 +398,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
     sourceUrlsOfArticles(ctx, usedArticleIds),
     folderTitles(ctx, [...new Set(usedHits.map((h) => h.article.parentFolderId))]),
   ]);
-  const overlaid = new Map((overlay?.articles ?? []).map((a) => [a.id, a]));
-  const usedArticles: UsedArticle[] = usedHits.map((h) => ({ id: h.article.id, title: overlaid.get(h.article.id)?.title ?? h.article.title, documentUrl: urls.get(h.article.id) ?? null }));
+  const usedArticles: UsedArticle[] = usedHits.map((h) => ({ id: h.article.id, title: h.article.title, documentUrl: urls.get(h.article.id) ?? null }));
   const usedSubfolders: UsedSubfolder[] = [...new Set(usedHits.map((h) => h.article.parentFolderId))].map((id) => ({ id, title: folders.get(id) ?? '' }));
 
   // Tags: the model's (or built-in) choice for the workspace's groups, then the system groups.
@@ -418,7 +431,7 @@ export async function answer(ctx: Ctx, request: AnswerRequest): Promise<AnswerOu
     configVersion: {
       promptVersion: overlay?.prompts ? 'overlay' : agent.promptVersion,
       rules: [...intentRules, ...businessRules].map((r) => ({ id: r.id, version: r.version })),
-      articles: usedHits.map((h) => ({ id: h.article.id, version: overlaid.get(h.article.id)?.version ?? h.article.version })),
+      articles: usedHits.map((h) => ({ id: h.article.id, version: h.article.version })),
     },
     timings,
     errors: trace.errors,
@@ -520,12 +533,8 @@ function overlayRules(live: RuleWithAgents[], overlay: AnswerOverlay | undefined
   return [...live.map((r) => replaced.get(r.id) ?? r), ...extra.filter((r) => !live.some((l) => l.id === r.id))];
 }
 
-function applyOverlay(hits: KnowledgeHit[], overlay: AnswerOverlay | undefined): AnswerArticle[] {
-  const overlaid = new Map((overlay?.articles ?? []).map((a) => [a.id, a]));
-  return hits.map((h) => {
-    const a = overlaid.get(h.article.id) ?? h.article;
-    return { id: h.article.id, title: a.title, body: a.mainKnowledge, questions: a.questions, keywords: a.keywords, escalation: h.article.escalation, score: h.score };
-  });
+function answerArticles(hits: KnowledgeHit[]): AnswerArticle[] {
+  return hits.map(({ article: a, score }) => ({ id: a.id, title: a.title, body: a.mainKnowledge, questions: a.questions, keywords: a.keywords, escalation: a.escalation, score }));
 }
 
 function searchTrace(articles: AnswerArticle[], hits: KnowledgeHit[]) {

@@ -354,3 +354,38 @@ export async function evaluateInteraction(ctx: Ctx, id: string): Promise<Convers
   if (!updated) throw conversationNotFound();
   return updated;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Refine with AI
+
+export interface AnsweredTurn {
+  conversation: ConversationRow;
+  /** The agent reply. */
+  event: EventRow;
+  /** The customer message it answers. */
+  userEvent: EventRow;
+}
+
+/**
+ * An agent reply of a conversation with the customer message it answers (Refine with AI's target):
+ * 404 for an unknown conversation or event; 400 for an event of another conversation, not authored
+ * by the agent, or without a linked customer message.
+ */
+export async function requireAnsweredTurn(ctx: Ctx, conversationId: string, eventId: string): Promise<AnsweredTurn> {
+  const conversation = await findConversation(ctx.db, ctx.workspaceId, conversationId);
+  if (!conversation || conversation.deletedAt) throw conversationNotFound();
+  const found = await findEvent(ctx.db, ctx.workspaceId, eventId);
+  if (!found) throw eventNotFound();
+  const { event } = found;
+  if (event.conversationId !== conversation.id) throw new AppError('bad_request', `event ${eventId} is not in conversation ${conversationId}`);
+  if (event.role !== AGENT_ROLE) throw new AppError('bad_request', `event ${eventId} is not authored by ${AGENT_ROLE} (its role is ${event.role})`);
+  const events = event.userEventId ? await listEvents(ctx.db, ctx.workspaceId, conversation.id) : [];
+  const userEvent = events.find((e) => e.id === event.userEventId);
+  if (!userEvent) throw new AppError('bad_request', `event ${eventId} has no linked user event`);
+  return { conversation, event, userEvent };
+}
+
+/** One event of a conversation that is not deleted. */
+export async function getEvent(ctx: Ctx, id: string): Promise<EventRow | undefined> {
+  return (await findEvent(ctx.db, ctx.workspaceId, id))?.event;
+}

@@ -5,6 +5,7 @@ export {
   createDraftFromLive,
   deleteArticles,
   findOpenDraft,
+  type NewArticleInput,
   getArticle,
   getArticlesByIds,
   publishDraft,
@@ -18,7 +19,7 @@ export type { FolderChoice } from './folders.repository.js';
 export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';
 export { searchRoutes } from './search.routes.js';
-export { type KnowledgeHit, type KnowledgeSearch, type SearchContext, searchKnowledge } from './search.service.js';
+export { type KnowledgeHit, type KnowledgeSearch, type SearchContext, type SearchOverlay, searchKnowledge } from './search.service.js';
 export { embedPendingArticles, type EmbedRunResult } from './embeddings.js';
 export { embedArticlesJob } from './knowledge.jobs.js';
 export { parseTreeFile, type TreeRow, writeTreeFile } from './tree-csv.js';

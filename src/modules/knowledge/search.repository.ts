@@ -26,6 +26,27 @@ export const BM25 = { k1: 1.2, b: 0.75 } as const;
 export const FIELD_WEIGHTS = [3, 3, 2, 1] as const;
 
 
+/**
+ * Drafts searched as if live, in place of the live articles they replace (Refine with AI replays an
+ * answer with its drafts): `include` is searched whatever its state, `exclude` is left out.
+ */
+export interface SearchOverlay {
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+export const NO_OVERLAY: SearchOverlay = { include: [], exclude: [] };
+
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/** `live`: an in-scope live article is not replaced; `byId`: the article is one of the overlay's drafts. */
+function overlayConditions(overlay: SearchOverlay): { live: SQL; byId: SQL } {
+  return {
+    live: overlay.exclude.length ? sql`NOT (a.id = ANY (${uuidArray(overlay.exclude)}))` : sql`true`,
+    byId: overlay.include.length ? sql`a.id = ANY (${uuidArray(overlay.include)})` : sql`false`,
+  };
+}
+
 export interface LexicalHit {
   articleId: string;
   score: number;
@@ -41,8 +62,16 @@ export const MAX_QUERY_TERMS = 32;
  * Lexical ranking of the articles in scope for `query`; the best `limit`, best first. The scope is
  * the workspace's active folders, or the agent's (`agentId`, see scopeFoldersCte).
  */
-export async function searchLexical(db: Db, workspaceId: string, agentId: string | undefined, query: string, limit: number): Promise<LexicalHit[]> {
+export async function searchLexical(
+  db: Db,
+  workspaceId: string,
+  agentId: string | undefined,
+  query: string,
+  limit: number,
+  overlay: SearchOverlay = NO_OVERLAY,
+): Promise<LexicalHit[]> {
   const { k1, b } = BM25;
+  const { live, byId } = overlayConditions(overlay);
   const field = (i: number) =>
     sql.raw(
       `CASE WHEN f${i} = 0 THEN 0 ELSE ${FIELD_WEIGHTS[i - 1]} * f${i} * ${k1 + 1} / ` +
@@ -59,8 +88,8 @@ export async function searchLexical(db: Db, workspaceId: string, agentId: string
         SELECT s.article_id, s.lengths
         FROM article_search s
         JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
-        WHERE s.workspace_id = ${workspaceId} AND a.is_draft = false AND a.active
-          AND a.parent_folder_id IN (SELECT id FROM scope_folders)
+        WHERE s.workspace_id = ${workspaceId}
+          AND ((a.is_draft = false AND a.active AND a.parent_folder_id IN (SELECT id FROM scope_folders) AND ${live}) OR ${byId})
       ),
       stats AS MATERIALIZED (
         SELECT count(*)::float8 AS n, avg(lengths[1])::float8 AS l1, avg(lengths[2])::float8 AS l2,
@@ -81,8 +110,8 @@ export async function searchLexical(db: Db, workspaceId: string, agentId: string
         CROSS JOIN LATERAL (
           SELECT s.lengths FROM article_search s
           JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
-          WHERE s.article_id = h.article_id AND a.workspace_id = ${workspaceId} AND a.is_draft = false AND a.active
-            AND a.parent_folder_id = ANY (ARRAY(SELECT id FROM scope_folders))
+          WHERE s.article_id = h.article_id AND a.workspace_id = ${workspaceId}
+            AND ((a.is_draft = false AND a.active AND a.parent_folder_id = ANY (ARRAY(SELECT id FROM scope_folders)) AND ${live}) OR ${byId})
           LIMIT 1
         ) x
       ),
@@ -107,7 +136,16 @@ export interface VectorHit {
  * The `limit` articles in scope nearest to `embedding` by cosine distance, among the embeddings of
  * `model` with as many dimensions (another size cannot be compared). Needs the `vector` extension.
  */
-export async function searchVector(db: Db, workspaceId: string, agentId: string | undefined, model: string, embedding: number[], limit: number): Promise<VectorHit[]> {
+export async function searchVector(
+  db: Db,
+  workspaceId: string,
+  agentId: string | undefined,
+  model: string,
+  embedding: number[],
+  limit: number,
+  overlay: SearchOverlay = NO_OVERLAY,
+): Promise<VectorHit[]> {
+  const { live, byId } = overlayConditions(overlay);
   const rows = await queryRows<{ articleId: string; distance: number | string | null }>(
     db,
     sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
@@ -116,7 +154,7 @@ export async function searchVector(db: Db, workspaceId: string, agentId: string 
         FROM article_embeddings e
         JOIN articles a ON a.workspace_id = e.workspace_id AND a.id = e.article_id
         WHERE e.workspace_id = ${workspaceId} AND e.model = ${model} AND array_length(e.embedding, 1) = ${embedding.length}
-          AND a.is_draft = false AND a.active AND a.parent_folder_id IN (SELECT id FROM scope_folders)
+          AND ((a.is_draft = false AND a.active AND a.parent_folder_id IN (SELECT id FROM scope_folders) AND ${live}) OR ${byId})
       ),
       ranked AS (
         SELECT article_id, embedding::vector <=> ${vectorLiteral(embedding)}::vector AS distance FROM candidates

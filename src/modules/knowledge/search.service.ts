@@ -2,9 +2,9 @@ import type { WorkspaceContext } from '../../context.js';
 import { isStorableVector } from '../../db/vector.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
 import { capText, embeddingsEnabled } from './embeddings.js';
-import { FIELD_WEIGHTS, type Highlight, highlights as findHighlights, searchLexical, searchVector } from './search.repository.js';
+import { FIELD_WEIGHTS, type Highlight, highlights as findHighlights, NO_OVERLAY, type SearchOverlay, searchLexical, searchVector } from './search.repository.js';
 
-export { FIELD_WEIGHTS };
+export { FIELD_WEIGHTS, type SearchOverlay };
 
 export interface KnowledgeSearch {
   query: string;
@@ -13,6 +13,8 @@ export interface KnowledgeSearch {
   limit: number;
   /** Compute highlights (the search route does; jobs that only rank need not). */
   highlights?: boolean;
+  /** Drafts to search as if live, in place of the articles they replace (a Refine with AI replay). */
+  overlay?: SearchOverlay;
 }
 
 export interface KnowledgeHit {
@@ -46,13 +48,17 @@ interface Ranked {
  * the score is the fused one. A failed query embedding falls back to full-text search alone.
  */
 export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
+  const overlay = input.overlay ?? NO_OVERLAY;
   let ranked: Ranked[];
   if (embeddingsEnabled(ctx.config, ctx.db)) {
     const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
-    const [lexical, nearest] = await Promise.all([searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth), nearestArticles(ctx, input.agentId, input.query, depth)]);
+    const [lexical, nearest] = await Promise.all([
+      searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay),
+      nearestArticles(ctx, input.agentId, input.query, depth, overlay),
+    ]);
     ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
   } else {
-    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit));
+    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit, overlay));
   }
   if (ranked.length === 0) return [];
   const ids = ranked.map((h) => h.articleId);
@@ -75,7 +81,7 @@ function lexicalScores(hits: Ranked[]): Ranked[] {
  * The articles nearest to the query's embedding, best first; undefined (and a warning) when the
  * query cannot be embedded or compared, so the search answers by full-text search alone.
  */
-async function nearestArticles(ctx: SearchContext, agentId: string | undefined, query: string, depth: number): Promise<string[] | undefined> {
+async function nearestArticles(ctx: SearchContext, agentId: string | undefined, query: string, depth: number, overlay: SearchOverlay): Promise<string[] | undefined> {
   const provider = ctx.llm;
   const model = ctx.config.llm.embeddingModel;
   if (!provider.embed || !model) return undefined;
@@ -88,7 +94,7 @@ async function nearestArticles(ctx: SearchContext, agentId: string | undefined, 
       ctx.log.warn({ dimensions: embedding?.length }, 'the query embedding is unusable; knowledge search uses full-text search only');
       return undefined;
     }
-    const hits = await searchVector(ctx.db, ctx.workspaceId, agentId, model, embedding, depth);
+    const hits = await searchVector(ctx.db, ctx.workspaceId, agentId, model, embedding, depth, overlay);
     return hits.map((h) => h.articleId);
   } catch (error) {
     ctx.log.warn({ err: error }, 'vector similarity failed for this query; knowledge search uses full-text search only');

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { agents, ruleAgents, rules, type RuleVersionItem, ruleVersions } from '../../db/schema/index.js';
+import { agents, ruleAgents, ruleDrafts, rules, type RuleVersionItem, ruleVersions } from '../../db/schema/index.js';
 
 export type RuleRow = typeof rules.$inferSelect;
 export type RuleVersionRow = typeof ruleVersions.$inferSelect;
@@ -169,4 +169,24 @@ export async function listRuleNames(db: Db, workspaceId: string, ids: readonly s
     .select({ id: rules.id, name: rules.name })
     .from(rules)
     .where(and(eq(rules.workspaceId, workspaceId), inArray(rules.id, [...ids])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drafts of published rules (Refine with AI)
+
+export type RuleDraftRow = typeof ruleDrafts.$inferSelect;
+
+export async function insertRuleDraft(db: Db, workspaceId: string, values: Omit<typeof ruleDrafts.$inferInsert, 'workspaceId'>): Promise<RuleDraftRow> {
+  const [row] = await db.insert(ruleDrafts).values({ ...values, workspaceId }).returning();
+  return row!;
+}
+
+export async function findRuleDraft(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<RuleDraftRow | undefined> {
+  const query = db.select().from(ruleDrafts).where(and(eq(ruleDrafts.workspaceId, workspaceId), eq(ruleDrafts.id, id)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateRuleDraft(db: Db, workspaceId: string, id: string, changes: Partial<typeof ruleDrafts.$inferInsert>): Promise<void> {
+  await db.update(ruleDrafts).set(changes).where(and(eq(ruleDrafts.workspaceId, workspaceId), eq(ruleDrafts.id, id)));
 }

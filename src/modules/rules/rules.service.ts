@@ -12,18 +12,22 @@ import { actionCatalog } from './actions.js';
 import {
   deleteRule as deleteRuleRow,
   findRule,
+  findRuleDraft,
   findRuleVersion,
   insertRule,
+  insertRuleDraft,
   insertRuleVersion,
   listPublishedRulesForAgent,
   listRules as listRuleRows,
   listRuleNames,
   listRuleVersions,
+  type RuleDraftRow,
   type RuleRow,
   type RuleVersionRow,
   type RuleWithAgents,
   setRuleAgents,
   updateRule as updateRuleRow,
+  updateRuleDraft,
 } from './rules.repository.js';
 import type { CreateRuleBody, RuleSource, RuleType, TriggerType, UpdateRuleBody } from './rules.schemas.js';
 import { draftRuleTask, type DraftRuleOutput, flowOfDraft, matchRuleTask, refineRuleTask, RULE_MATCH_THRESHOLD, type RuleDraftingContext } from './rules.tasks.js';
@@ -464,4 +468,56 @@ export async function ruleNames(ctx: Pick<Ctx, 'db' | 'workspaceId'>, ids: reado
   if (ids.length === 0) return new Map();
   const rows = await listRuleNames(ctx.db, ctx.workspaceId, ids);
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drafts of published rules (Refine with AI proposes a rule change as one)
+
+/**
+ * A published intent rule with `changeInstructions` applied to its flow (the refine task: a model,
+ * or the built-in flow refinement), checked like any drafted flow, not stored.
+ */
+export async function proposeRuleChange(ctx: Ctx, id: string, changeInstructions: string): Promise<{ rule: RuleWithAgents; name: string; description: string; flowConfig: Record<string, unknown> | null }> {
+  const rule = await requireRule(ctx.db, ctx, id);
+  const drafting = await draftingContext(ctx);
+  const input = { rule: { name: rule.name, description: rule.description, flowConfig: rule.flowConfig }, refinementInstructions: changeInstructions, ...drafting };
+  const { output } = await modelCall(() => ctx.llm.run(refineRuleTask, input, callOptions(ctx)));
+  const draft = await acceptDraft(ctx, output);
+  return { rule, name: rule.name, description: draft.description || rule.description, flowConfig: draft.flowConfig };
+}
+
+/** Stores a proposed new version of a published rule, based on its current version. */
+export async function createRuleDraft(ctx: Ctx, ruleId: string, item: RuleDraftRow['item'], baseVersion: number | null): Promise<RuleDraftRow> {
+  const now = ctx.clock.now();
+  return insertRuleDraft(ctx.db, ctx.workspaceId, { ruleId, item, baseVersion, origin: 'FIX_REVIEW', createdAt: now, updatedAt: now });
+}
+
+export async function getRuleDraft(ctx: Ctx, id: string): Promise<RuleDraftRow | undefined> {
+  return findRuleDraft(ctx.db, ctx.workspaceId, id);
+}
+
+/** Publishes a rule draft as the rule's next version (409 when the rule moved on from the draft's base). */
+export async function publishRuleDraft(ctx: Ctx, id: string): Promise<RuleWithAgents> {
+  return inTransaction(ctx, async (tx) => {
+    const draft = await findRuleDraft(tx.db, ctx.workspaceId, id, { lock: true });
+    if (!draft) throw new AppError('not_found', `rule draft ${id} not found`);
+    if (draft.status !== 'draft') throw new AppError('conflict', `rule draft ${id} is already ${draft.status}`);
+    const rule = await requireRule(tx.db, tx, draft.ruleId, true);
+    if (draft.baseVersion !== null && rule.version !== draft.baseVersion) {
+      throw new AppError('conflict', `rule draft ${id}: the rule "${rule.name}" changed since the draft was made (draft of version ${draft.baseVersion}, current version ${rule.version})`);
+    }
+    const updated = await updateRule(tx, draft.ruleId, {
+      name: draft.item.name,
+      description: draft.item.description,
+      ...(draft.item.flowConfig ? { flowConfig: flowConfigSchema.parse(draft.item.flowConfig) } : {}),
+    });
+    await updateRuleDraft(tx.db, ctx.workspaceId, id, { status: 'published', publishedVersionId: updated.currentVersionId, updatedAt: ctx.clock.now() });
+    return updated;
+  });
+}
+
+/** Discards an unpublished rule draft (a published one stays as the record of what was published). */
+export async function discardRuleDraft(ctx: Ctx, id: string): Promise<void> {
+  const draft = await findRuleDraft(ctx.db, ctx.workspaceId, id);
+  if (draft?.status === 'draft') await updateRuleDraft(ctx.db, ctx.workspaceId, id, { status: 'discarded', updatedAt: ctx.clock.now() });
 }

@@ -1,0 +1,344 @@
+import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokenize } from './text.js';
+
+/**
+ * The built-in engine's diagnosis of a bad answer (Refine with AI, docs/refine.md): rules over the
+ * answer's trace, the knowledge and the support lead's feedback note, in this order:
+ *
+ * 1. The feedback names a step the agent should have taken ("it should have asked for the order
+ *    number first") -> rule_execution / required_rule_behavior_missing on the rule that ran, or
+ *    else the intent rule closest to the message: a new version of its flow with the step.
+ * 2. The feedback states facts. Against the knowledge:
+ *    - the planner skipped the search although the knowledge holds the fact ->
+ *      planning / required_search_skipped: a planning prompt section that says to search;
+ *    - an article states the same thing with another number, amount, duration or date ->
+ *      knowledge_content / incorrect_knowledge: that article with the sentence replaced;
+ *    - an article holds the fact, the answer used it but left the fact out ->
+ *      answer_generation / required_information_omitted: a guideline section that says to include it;
+ *    - an article holds the fact but the agent did not answer from it ->
+ *      knowledge_search / relevant_knowledge_not_retrieved: that article with the question added;
+ *    - no article holds it -> knowledge_search / relevant_knowledge_not_available: a new article
+ *      from the feedback's facts.
+ * 3. Otherwise no actionable change.
+ */
+
+export interface DiagnoseArticle {
+  id: string;
+  title: string;
+  body: string;
+  questions: string[];
+  /** The answer used this article. */
+  used: boolean;
+}
+
+export interface DiagnoseInput {
+  question: string;
+  answer: string;
+  handover: boolean;
+  escalationReason: string | null;
+  /** The planner's decision; null when no planning ran (a rule flow answered). */
+  performKnowledgeSearch: boolean | null;
+  feedback: string;
+  /** The knowledge that bears on the question and the feedback (live articles, with earlier iterations' drafts applied). */
+  articles: DiagnoseArticle[];
+  executedRule: { id: string; name: string } | null;
+  /** The agent's published intent rules. */
+  rules: { id: string; name: string; description: string }[];
+}
+
+export type FailureStage = 'planning' | 'knowledge_search' | 'knowledge_content' | 'rule_execution' | 'instruction_resolution' | 'answer_generation';
+
+export interface DiagnoseOutput {
+  rootCause: {
+    failureStage: FailureStage;
+    failureMode: string;
+    reasoning: string;
+    target: {
+      kind: 'prompt' | 'kb_article' | 'rule';
+      operation: 'create' | 'update' | null;
+      promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt' | null;
+      articleId: string | null;
+      articleFields: string[] | null;
+      ruleId: string | null;
+    };
+  } | null;
+  summary: string;
+  confidence: 'high' | 'medium' | 'low';
+  change: {
+    changeType: 'update_prompt' | 'update_rule' | 'create_article' | 'update_article';
+    /** A prompt section to add (or replace, by title). */
+    promptSection: { promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt'; title: string; content: string } | null;
+    /** The article's content after the change (a new article when articleId is null). */
+    article: { articleId: string | null; title: string; mainKnowledge: string; questions: string[] } | null;
+    /** The rule to change and the change in words (applied by the rule refinement). */
+    rule: { ruleId: string; instructions: string; addToDescription: string | null } | null;
+  } | null;
+}
+
+/** Openings of a feedback note that introduce what the answer should have said. */
+const SAID_PREFIX =
+  /^(?:(?:it|the (?:agent|bot|answer|reply|response)|you)\s+(?:should|must|needs? to|ought to)\s+(?:have\s+)?(?:said|say|told|tell|mentioned|mention|answered|answer|explained|explain|stated|state|replied|reply)(?:\s+(?:the customer|them|him|her))?(?:\s+that)?[:,]?\s*|(?:actually|in fact|correction|wrong|incorrect|not quite|no|also|plus|note)[:,.!]?\s+|the (?:correct|right|real) answer is[:,]?\s*|(?:it|this) is wrong[:,.]?\s*)/i;
+/** A step the agent should have taken. */
+const STEP =
+  /\b(?:ask(?:ed|ing)?|collect(?:ed|ing)?|request(?:ed|ing)?|verify|verified|confirm(?:ed)?)\s+(?:the customer\s+)?(?:for\s+)?((?:the|their|his|her|an?|your)\s+)?([a-z][a-z0-9' -]{1,40}?)(?=\s+(?:first|before|beforehand|at the start)\b|\s*[.,;!?]|\s+(?:and|then)\b|$)/i;
+const STEP_CONTEXT = /\b(?:should|must|needs? to|need to|has to|have to|forgot|didn't|did not|never|first|before|always)\b/i;
+const FIRST = /\b(?:first|before anything|at the start|beforehand)\b/i;
+const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|percent|business days?|working days?|days?|weeks?|months?|years?|hours?|minutes?|usd|eur|gbp|dollars?|euros?|pounds?)?\b|[$€£]\s?\d+(?:[.,]\d+)?/gi;
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
+  const feedback = squash(stripMarkdown(input.feedback));
+  const step = findStep(feedback);
+  if (step) {
+    const matched = input.executedRule ? input.rules.find((r) => r.id === input.executedRule!.id) : closestRule(input.question, input.rules);
+    if (matched) {
+      const fired = input.executedRule?.id === matched.id;
+      const instructions = `Ask for ${step.phrase}${step.first ? ' first' : ''}.`;
+      return {
+        rootCause: {
+          failureStage: 'rule_execution',
+          failureMode: 'required_rule_behavior_missing',
+          reasoning: fired
+            ? `The rule "${matched.name}" ran but its flow does not ask for ${step.phrase}, which the feedback says it should${step.first ? ' do first' : ''}.`
+            : `The rule "${matched.name}" is the one for this message but did not run, and its flow does not ask for ${step.phrase}, which the feedback says it should.`,
+          target: { kind: 'rule', operation: 'update', promptType: null, articleId: null, articleFields: null, ruleId: matched.id },
+        },
+        summary: `Change the rule "${matched.name}": ${instructions.toLowerCase().replace(/\.$/, '')}${fired ? '' : ', and let messages like this one trigger it'}.`,
+        confidence: fired ? 'high' : 'medium',
+        change: {
+          changeType: 'update_rule',
+          promptSection: null,
+          article: null,
+          rule: { ruleId: matched.id, instructions, addToDescription: fired ? null : `Also applies when the customer writes: "${input.question.slice(0, 300)}".` },
+        },
+      };
+    }
+  }
+
+  const facts = factsOf(feedback);
+  if (facts.length === 0) {
+    return {
+      rootCause: null,
+      summary: step
+        ? `The feedback asks for a step ("${step.phrase}") but no intent rule of the agent handles this message; a new rule is a change to make by hand.`
+        : 'The feedback states no fact and no step the agent should have taken: nothing to change.',
+      confidence: 'low',
+      change: null,
+    };
+  }
+  const factText = facts.join(' ');
+  const factTerms = [...new Set(facts.flatMap((f) => terms(f)))];
+
+  // Where the knowledge says the same thing with another quantity.
+  for (const article of input.articles) {
+    const conflict = conflictingSentence(article.body, facts);
+    if (conflict) {
+      const mainKnowledge = article.body.replace(conflict.sentence, conflict.corrected);
+      return {
+        rootCause: {
+          failureStage: 'knowledge_content',
+          failureMode: 'incorrect_knowledge',
+          reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
+          target: { kind: 'kb_article', operation: 'update', promptType: null, articleId: article.id, articleFields: ['mainKnowledge'], ruleId: null },
+        },
+        summary: `Correct the article "${article.title}": "${conflict.fact}"`,
+        confidence: 'high',
+        change: { changeType: 'update_article', promptSection: null, rule: null, article: { articleId: article.id, title: article.title, mainKnowledge, questions: article.questions } },
+      };
+    }
+  }
+
+  // Where the knowledge already holds the fact.
+  const holder = input.articles
+    .map((article) => ({ article, ...bestSentence(article.body, factTerms) }))
+    .filter((h) => h.coverage >= 0.75)
+    .sort((a, b) => b.coverage - a.coverage || Number(b.article.used) - Number(a.article.used))[0];
+  if (holder) {
+    const { article, sentence } = holder;
+    if (input.performKnowledgeSearch === false && !input.handover) {
+      const topic = topicWords(input.question, 3);
+      return {
+        rootCause: {
+          failureStage: 'planning',
+          failureMode: 'required_search_skipped',
+          reasoning: `The planner answered without searching the knowledge base, and the article "${article.title}" holds what the feedback expects.`,
+          target: { kind: 'prompt', operation: 'update', promptType: 'hcPlanningPrompt', articleId: null, articleFields: null, ruleId: null },
+        },
+        summary: `Search the knowledge base for messages about ${topic.join(', ')}.`,
+        confidence: 'medium',
+        change: {
+          changeType: 'update_prompt',
+          article: null,
+          rule: null,
+          promptSection: { promptType: 'hcPlanningPrompt', title: `Search for ${topic.join(' ')}`, content: `Always search the knowledge base when the customer mentions: ${topic.join(', ')}` },
+        },
+      };
+    }
+    const answered = answerCoverage(input.answer, factTerms);
+    if (article.used && !input.handover && answered < 0.75) {
+      const topic = topicWords(input.question, 2);
+      return {
+        rootCause: {
+          failureStage: 'answer_generation',
+          failureMode: 'required_information_omitted',
+          reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
+          target: { kind: 'prompt', operation: 'update', promptType: 'hcGuidelinePrompt', articleId: null, articleFields: null, ruleId: null },
+        },
+        summary: `When the customer asks about ${topic.join(' ')}, include: "${sentence}"`,
+        confidence: 'medium',
+        change: {
+          changeType: 'update_prompt',
+          article: null,
+          rule: null,
+          promptSection: { promptType: 'hcGuidelinePrompt', title: `Always mention: ${truncate(sentence, 60)}`, content: `When the customer asks about ${topic.join(' ')}, always include: "${sentence}"` },
+        },
+      };
+    }
+    if (!article.used) {
+      const questions = [...article.questions.filter((q) => q.toLowerCase() !== input.question.toLowerCase()), truncate(input.question, 900)].slice(-100);
+      return {
+        rootCause: {
+          failureStage: 'knowledge_search',
+          failureMode: 'relevant_knowledge_not_retrieved',
+          reasoning: `The article "${article.title}" says "${sentence}", but the agent did not answer from it (coverage ${round(holder.coverage)} of the feedback's terms).`,
+          target: { kind: 'kb_article', operation: 'update', promptType: null, articleId: article.id, articleFields: ['questions'], ruleId: null },
+        },
+        summary: `Add the customer's question to the article "${article.title}" so it is found for questions like this one.`,
+        confidence: 'medium',
+        change: { changeType: 'update_article', promptSection: null, rule: null, article: { articleId: article.id, title: article.title, mainKnowledge: article.body, questions } },
+      };
+    }
+    return {
+      rootCause: null,
+      summary: `The article "${article.title}" holds the fact and the answer says it already: nothing to change.`,
+      confidence: 'low',
+      change: null,
+    };
+  }
+
+  const title = titleOf(input.question);
+  return {
+    rootCause: {
+      failureStage: 'knowledge_search',
+      failureMode: 'relevant_knowledge_not_available',
+      reasoning: `No article of the agent's knowledge says what the feedback expects ("${truncate(factText, 200)}")${input.handover ? `; the agent handed over (${input.escalationReason ?? 'other'})` : ''}.`,
+      target: { kind: 'kb_article', operation: 'create', promptType: null, articleId: null, articleFields: null, ruleId: null },
+    },
+    summary: `Add an article "${title}" with the facts of the feedback.`,
+    confidence: facts.length && factTerms.length >= 3 ? 'high' : 'medium',
+    change: { changeType: 'create_article', promptSection: null, rule: null, article: { articleId: null, title, mainKnowledge: factText, questions: [truncate(input.question, 900)] } },
+  };
+}
+
+/** The step the feedback says the agent should have taken, when it names one. */
+export function findStep(feedback: string): { phrase: string; first: boolean } | null {
+  for (const sentence of splitSentences(feedback)) {
+    if (!STEP_CONTEXT.test(sentence)) continue;
+    const match = STEP.exec(sentence);
+    if (!match) continue;
+    const phrase = `${match[1] ?? 'the '}${match[2]!.trim()}`.replace(/\s+/g, ' ').trim();
+    if (terms(phrase).length === 0) continue;
+    return { phrase, first: FIRST.test(sentence) };
+  }
+  return null;
+}
+
+/** The statements of a feedback note: its sentences with "it should have said that" and the like taken off. */
+export function factsOf(feedback: string): string[] {
+  const out: string[] = [];
+  for (const raw of splitSentences(feedback)) {
+    let sentence = raw.trim();
+    for (let i = 0; i < 3; i++) sentence = sentence.replace(SAID_PREFIX, '').trim();
+    sentence = sentence.replace(/^["“']|["”']$/g, '').trim();
+    if (sentence.length < 8 || terms(sentence).length < 2) continue;
+    if (STEP_CONTEXT.test(sentence) && STEP.test(sentence)) continue;
+    if (/\?$/.test(sentence)) continue;
+    const text = sentence.charAt(0).toUpperCase() + sentence.slice(1);
+    out.push(/[.!]$/.test(text) ? text : `${text}.`);
+  }
+  return out;
+}
+
+function quantities(text: string): string[] {
+  return [...text.matchAll(QUANTITY)].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * A sentence of `body` about the same thing as one of `facts` (most of its words) with other
+ * quantities, and the sentence corrected: its one differing quantity replaced by the fact's when
+ * both hold one, else the fact in its place.
+ */
+function conflictingSentence(body: string, facts: string[]): { sentence: string; fact: string; corrected: string } | null {
+  for (const fact of facts) {
+    const factQuantities = quantities(fact);
+    if (factQuantities.length === 0) continue;
+    const subject = terms(fact.replace(QUANTITY, ' '));
+    if (subject.length < 2) continue;
+    for (const sentence of splitSentences(body)) {
+      const own = quantities(sentence);
+      if (own.length === 0 || own.every((q) => factQuantities.includes(q))) continue;
+      const said = new Set(terms(sentence));
+      const shared = subject.filter((t) => said.has(t)).length / subject.length;
+      if (shared < 0.6) continue;
+      const differing = [...new Set(own.filter((q) => !factQuantities.includes(q)))];
+      const corrected =
+        differing.length === 1 && new Set(factQuantities).size === 1
+          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), factQuantities[0]!)
+          : fact;
+      return { sentence, fact, corrected };
+    }
+  }
+  return null;
+}
+
+/** The sentence of `body` that holds most of `wanted` (weighted by rarity), and that share. */
+function bestSentence(body: string, wanted: string[]): { sentence: string; coverage: number } {
+  const weight = (t: string) => rarity(t);
+  const total = wanted.reduce((sum, t) => sum + weight(t), 0);
+  let best = { sentence: '', coverage: 0 };
+  if (total === 0) return best;
+  const units = splitSentences(body);
+  for (let i = 0; i < units.length; i++) {
+    // A fact may span two sentences of the article.
+    for (const text of [units[i]!, `${units[i]!} ${units[i + 1] ?? ''}`.trim()]) {
+      const said = new Set(terms(text));
+      const coverage = wanted.reduce((sum, t) => sum + (said.has(t) ? weight(t) : 0), 0) / total;
+      if (coverage > best.coverage + 1e-9) best = { sentence: text.trim(), coverage: round(coverage) };
+    }
+  }
+  return best;
+}
+
+function answerCoverage(answer: string, wanted: string[]): number {
+  if (wanted.length === 0) return 1;
+  const said = new Set(terms(answer));
+  return wanted.filter((t) => said.has(t)).length / wanted.length;
+}
+
+/** The intent rule whose name and description share most words with the message (at least two). */
+function closestRule(message: string, rules: DiagnoseInput['rules']) {
+  const said = new Set(terms(message));
+  let best: { rule: DiagnoseInput['rules'][number]; shared: number } | null = null;
+  for (const rule of rules) {
+    const shared = new Set(terms(`${rule.name} ${rule.description}`).filter((t) => said.has(t))).size;
+    if (shared >= 2 && (!best || shared > best.shared)) best = { rule, shared };
+  }
+  return best?.rule ?? null;
+}
+
+/** The question's most distinctive words, in the question's order. */
+function topicWords(question: string, count: number): string[] {
+  const words = [...new Set(tokenize(question).filter((w) => !STOPWORDS.has(w) && w.length > 2))];
+  const chosen = [...words].sort((a, b) => rarity(terms(b)[0] ?? b) - rarity(terms(a)[0] ?? a)).slice(0, count);
+  return words.filter((w) => chosen.includes(w));
+}
+
+function titleOf(question: string): string {
+  const text = squash(question).replace(/^(?:hi|hello|hey)[,!.\s]+/i, '').trim();
+  const title = text.charAt(0).toUpperCase() + text.slice(1);
+  return truncate(title, 200);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}

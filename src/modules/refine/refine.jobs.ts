@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { contextForJob } from '../../context.js';
+import { defineJob, defineOrphanSweep } from '../../jobs/job.js';
+import { failStaleIteration, runIteration, staleIterations } from './refine.iteration.js';
+
+/** Runs one Refine with AI iteration (refine.service.ts); the queue job's id is the iteration's. */
+export const refineIterationJob = defineJob({
+  name: 'refine.iterate',
+  payload: z.object({ workspaceId: z.uuid(), iterationId: z.uuid() }).strict(),
+  options: (config) => ({
+    // A stopped worker's iteration starts over; every error is the iteration's result.
+    retryLimit: 2,
+    expireInSeconds: Math.ceil(((config.llm.timeoutMs + 60_000) * (config.llm.maxRetries + 1) * 3) / 1000) + 120,
+  }),
+  handler: (run, { workspaceId, iterationId }) => runIteration(contextForJob(run, workspaceId), iterationId),
+});
+
+/** Every minute: no iteration stays queued or running after its queue job is gone. */
+export const sweepRefineIterationsJob = defineOrphanSweep('refine.sweep', 'fix iterations', {
+  job: () => refineIterationJob,
+  stale: staleIterations,
+  fail: failStaleIteration,
+});

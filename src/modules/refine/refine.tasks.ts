@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { type DiagnoseInput, type DiagnoseOutput, diagnoseAnswer } from '../../ai/builtin/refine.js';
+import type { LlmTask } from '../../ai/index.js';
+
+/**
+ * Refine with AI's diagnosis (docs/refine.md): why an answer went wrong, in the specification's
+ * root-cause vocabulary, and the one change that fixes it. Every field is present (null when it
+ * does not apply), as structured outputs require.
+ */
+export const FAILURE_STAGES = ['planning', 'knowledge_search', 'knowledge_content', 'rule_execution', 'instruction_resolution', 'answer_generation'] as const;
+export const CHANGE_TYPES = ['update_prompt', 'update_rule', 'create_article', 'update_article'] as const;
+
+const text = (max: number) => z.string().max(max);
+
+export const diagnoseOutputSchema: z.ZodType<DiagnoseOutput> = z.object({
+  rootCause: z
+    .object({
+      failureStage: z.enum(FAILURE_STAGES),
+      failureMode: text(100),
+      reasoning: text(2_000),
+      target: z.object({
+        kind: z.enum(['prompt', 'kb_article', 'rule']),
+        operation: z.enum(['create', 'update']).nullable(),
+        promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']).nullable(),
+        articleId: z.string().nullable(),
+        articleFields: z.array(z.string()).nullable(),
+        ruleId: z.string().nullable(),
+      }),
+    })
+    .nullable(),
+  summary: text(2_000),
+  confidence: z.enum(['high', 'medium', 'low']),
+  change: z
+    .object({
+      changeType: z.enum(CHANGE_TYPES),
+      promptSection: z.object({ promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']), title: text(200), content: text(10_000) }).nullable(),
+      article: z.object({ articleId: z.string().nullable(), title: text(500), mainKnowledge: text(100_000), questions: z.array(text(1_000)).max(100) }).nullable(),
+      rule: z.object({ ruleId: z.string(), instructions: text(4_000), addToDescription: text(1_000).nullable() }).nullable(),
+    })
+    .nullable(),
+});
+
+export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
+  name: 'diagnose_answer',
+  description: 'Why the agent answered badly (root cause) and the one change to its prompts, knowledge or rules that fixes it.',
+  schema: diagnoseOutputSchema,
+  system:
+    'You review one answer of a customer-support agent that a support lead marked as bad, with their feedback. Find the root cause: ' +
+    'failureStage planning (should have searched the knowledge base: failureMode required_search_skipped), knowledge_search (the knowledge ' +
+    'lacks it: relevant_knowledge_not_available; it exists but was not found: relevant_knowledge_not_retrieved), knowledge_content ' +
+    '(an article is wrong: incorrect_knowledge), rule_execution (an intent rule lacks a step or did not run: required_rule_behavior_missing), ' +
+    'instruction_resolution (an instruction was not followed: required_instruction_omitted) or answer_generation (the article had it but the ' +
+    'answer left it out: required_information_omitted). Then propose one change: update_prompt (a prompt section to add), create_article, ' +
+    'update_article (the whole new content of that article id) or update_rule (the rule id and the change in words). Only use ids listed in ' +
+    'the input. When nothing should change, answer rootCause null and change null.',
+  prompt: (input) =>
+    [
+      `Customer message:\n${input.question}`,
+      `Agent answer${input.handover ? ` (a hand-over: ${input.escalationReason ?? 'other'})` : ''}:\n${input.answer}`,
+      `Searched the knowledge base: ${input.performKnowledgeSearch === null ? 'no planning ran (a rule flow answered)' : input.performKnowledgeSearch ? 'yes' : 'no'}`,
+      `Rule that ran: ${input.executedRule ? `${input.executedRule.id} (${input.executedRule.name})` : 'none'}`,
+      `Feedback from the support lead:\n${input.feedback}`,
+      `Intent rules:\n${input.rules.map((r) => `- ${r.id}: ${r.name}: ${r.description}`).join('\n') || '(none)'}`,
+      `Articles:\n${
+        input.articles
+          .map((a) => `<article id="${a.id}"${a.used ? ' used="true"' : ''}>\n${a.title}\nQuestions: ${a.questions.join(' | ')}\n${a.body.slice(0, 6_000)}\n</article>`)
+          .join('\n') || '(none)'
+      }`,
+    ].join('\n\n'),
+  builtin: (input) => diagnoseAnswer(input),
+};
