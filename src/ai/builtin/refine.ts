@@ -47,31 +47,36 @@ export interface DiagnoseInput {
 
 export type FailureStage = 'planning' | 'knowledge_search' | 'knowledge_content' | 'rule_execution' | 'instruction_resolution' | 'answer_generation';
 
+export interface RootCauseOutput {
+  failureStage: FailureStage;
+  failureMode: string;
+  reasoning: string;
+  target: {
+    kind: 'prompt' | 'kb_article' | 'rule';
+    operation: 'create' | 'update' | null;
+    promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt' | null;
+    articleId: string | null;
+    articleFields: string[] | null;
+    ruleId: string | null;
+  };
+}
+
+export interface ChangeOutput {
+  rootCause: RootCauseOutput;
+  changeType: 'update_prompt' | 'update_rule' | 'create_article' | 'update_article';
+  /** A prompt section to add (or replace, by title). */
+  promptSection: { promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt'; title: string; content: string } | null;
+  /** The article's content after the change (a new article when articleId is null). */
+  article: { articleId: string | null; title: string; mainKnowledge: string; questions: string[] } | null;
+  /** The rule to change: the change to its flow in words (empty: the flow stays) and text for its trigger description. */
+  rule: { ruleId: string; instructions: string; addToDescription: string | null } | null;
+}
+
 export interface DiagnoseOutput {
-  rootCause: {
-    failureStage: FailureStage;
-    failureMode: string;
-    reasoning: string;
-    target: {
-      kind: 'prompt' | 'kb_article' | 'rule';
-      operation: 'create' | 'update' | null;
-      promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt' | null;
-      articleId: string | null;
-      articleFields: string[] | null;
-      ruleId: string | null;
-    };
-  } | null;
   summary: string;
   confidence: 'high' | 'medium' | 'low';
-  change: {
-    changeType: 'update_prompt' | 'update_rule' | 'create_article' | 'update_article';
-    /** A prompt section to add (or replace, by title). */
-    promptSection: { promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt'; title: string; content: string } | null;
-    /** The article's content after the change (a new article when articleId is null). */
-    article: { articleId: string | null; title: string; mainKnowledge: string; questions: string[] } | null;
-    /** The rule to change and the change in words (applied by the rule refinement). */
-    rule: { ruleId: string; instructions: string; addToDescription: string | null } | null;
-  } | null;
+  /** The changes that fix the answer, the main cause first; none when nothing should change. */
+  changes: ChangeOutput[];
 }
 
 /** Openings of a feedback note that introduce what the answer should have said. */
@@ -86,6 +91,25 @@ const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|percent|business days?|working days?|
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+type Target = RootCauseOutput['target'];
+const target = (kind: Target['kind'], fields: Partial<Target> = {}): Target => ({
+  kind,
+  operation: null,
+  promptType: null,
+  articleId: null,
+  articleFields: null,
+  ruleId: null,
+  ...fields,
+});
+const change = (changeType: ChangeOutput['changeType'], rootCause: RootCauseOutput, parts: Partial<Pick<ChangeOutput, 'promptSection' | 'article' | 'rule'>>): ChangeOutput => ({
+  rootCause,
+  changeType,
+  promptSection: null,
+  article: null,
+  rule: null,
+  ...parts,
+});
+
 export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
   const feedback = squash(stripMarkdown(input.feedback));
   const step = findStep(feedback);
@@ -94,23 +118,22 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
     if (matched) {
       const fired = input.executedRule?.id === matched.id;
       const instructions = `Ask for ${step.phrase}${step.first ? ' first' : ''}.`;
+      const cause: RootCauseOutput = {
+        failureStage: 'rule_execution',
+        failureMode: 'required_rule_behavior_missing',
+        reasoning: fired
+          ? `The rule "${matched.name}" ran but its flow does not ask for ${step.phrase}, which the feedback says it should${step.first ? ' do first' : ''}.`
+          : `The rule "${matched.name}" is the one for this message but did not run, and its flow does not ask for ${step.phrase}, which the feedback says it should.`,
+        target: target('rule', { operation: 'update', ruleId: matched.id }),
+      };
       return {
-        rootCause: {
-          failureStage: 'rule_execution',
-          failureMode: 'required_rule_behavior_missing',
-          reasoning: fired
-            ? `The rule "${matched.name}" ran but its flow does not ask for ${step.phrase}, which the feedback says it should${step.first ? ' do first' : ''}.`
-            : `The rule "${matched.name}" is the one for this message but did not run, and its flow does not ask for ${step.phrase}, which the feedback says it should.`,
-          target: { kind: 'rule', operation: 'update', promptType: null, articleId: null, articleFields: null, ruleId: matched.id },
-        },
         summary: `Change the rule "${matched.name}": ${instructions.toLowerCase().replace(/\.$/, '')}${fired ? '' : ', and let messages like this one trigger it'}.`,
         confidence: fired ? 'high' : 'medium',
-        change: {
-          changeType: 'update_rule',
-          promptSection: null,
-          article: null,
-          rule: { ruleId: matched.id, instructions, addToDescription: fired ? null : `Also applies when the customer writes: "${input.question.slice(0, 300)}".` },
-        },
+        changes: [
+          change('update_rule', cause, {
+            rule: { ruleId: matched.id, instructions, addToDescription: fired ? null : `Also applies when the customer writes: "${input.question.slice(0, 300)}".` },
+          }),
+        ],
       };
     }
   }
@@ -118,34 +141,61 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
   const facts = factsOf(feedback);
   if (facts.length === 0) {
     return {
-      rootCause: null,
       summary: step
         ? `The feedback asks for a step ("${step.phrase}") but no intent rule of the agent handles this message; a new rule is a change to make by hand.`
         : 'The feedback states no fact and no step the agent should have taken: nothing to change.',
       confidence: 'low',
-      change: null,
+      changes: [],
     };
   }
+  const knowledge = knowledgeDiagnosis(input, facts);
+  const ran = input.executedRule ? input.rules.find((r) => r.id === input.executedRule!.id) : undefined;
+  if (!ran) return knowledge;
+  // A rule answered, but the feedback expects what the knowledge says: the rule should not have run.
+  const cause: RootCauseOutput = {
+    failureStage: 'rule_execution',
+    failureMode: 'rule_triggered_incorrectly',
+    reasoning: `The rule "${ran.name}" answered a message it is not for: the feedback expects an answer from the knowledge base ("${truncate(facts.join(' '), 160)}").`,
+    target: target('rule', { operation: 'update', ruleId: ran.id }),
+  };
+  return {
+    summary: `Keep the rule "${ran.name}" from answering messages like this one. ${knowledge.summary}`,
+    confidence: knowledge.confidence === 'high' ? 'medium' : knowledge.confidence,
+    changes: [
+      change('update_rule', cause, { rule: { ruleId: ran.id, instructions: '', addToDescription: `Not for messages like: "${input.question.replace(/"/g, "'").slice(0, 300)}".` } }),
+      ...knowledge.changes,
+    ],
+  };
+}
+
+/** What the knowledge says about the feedback's facts, and the change to it. */
+function knowledgeDiagnosis(input: DiagnoseInput, facts: string[]): DiagnoseOutput {
   const factText = facts.join(' ');
   const factTerms = [...new Set(facts.flatMap((f) => terms(f)))];
 
   // Where the knowledge says the same thing with another quantity.
   for (const article of input.articles) {
     const conflict = conflictingSentence(article.body, facts);
-    if (conflict) {
-      const mainKnowledge = article.body.replace(conflict.sentence, conflict.corrected);
-      return {
-        rootCause: {
-          failureStage: 'knowledge_content',
-          failureMode: 'incorrect_knowledge',
-          reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
-          target: { kind: 'kb_article', operation: 'update', promptType: null, articleId: article.id, articleFields: ['mainKnowledge'], ruleId: null },
-        },
-        summary: `Correct the article "${article.title}": "${conflict.fact}"`,
-        confidence: 'high',
-        change: { changeType: 'update_article', promptSection: null, rule: null, article: { articleId: article.id, title: article.title, mainKnowledge, questions: article.questions } },
-      };
-    }
+    if (!conflict) continue;
+    const mainKnowledge = article.body.replace(conflict.sentence, conflict.corrected);
+    // An article the agent did not answer from also learns the customer's question.
+    const questions = article.used ? article.questions : withQuestion(article.questions, input.question);
+    return {
+      summary: `Correct the article "${article.title}": "${conflict.fact}"${article.used ? '' : ', and add the customer\'s question to it'}`,
+      confidence: 'high',
+      changes: [
+        change(
+          'update_article',
+          {
+            failureStage: 'knowledge_content',
+            failureMode: 'incorrect_knowledge',
+            reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
+            target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: article.used ? ['mainKnowledge'] : ['mainKnowledge', 'questions'] }),
+          },
+          { article: { articleId: article.id, title: article.title, mainKnowledge, questions } },
+        ),
+      ],
+    };
   }
 
   // Where the knowledge already holds the fact.
@@ -155,79 +205,87 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
     .sort((a, b) => b.coverage - a.coverage || Number(b.article.used) - Number(a.article.used))[0];
   if (holder) {
     const { article, sentence } = holder;
-    if (input.performKnowledgeSearch === false && !input.handover) {
+    if (input.performKnowledgeSearch === false) {
       const topic = topicWords(input.question, 3);
       return {
-        rootCause: {
-          failureStage: 'planning',
-          failureMode: 'required_search_skipped',
-          reasoning: `The planner answered without searching the knowledge base, and the article "${article.title}" holds what the feedback expects.`,
-          target: { kind: 'prompt', operation: 'update', promptType: 'hcPlanningPrompt', articleId: null, articleFields: null, ruleId: null },
-        },
         summary: `Search the knowledge base for messages about ${topic.join(', ')}.`,
         confidence: 'medium',
-        change: {
-          changeType: 'update_prompt',
-          article: null,
-          rule: null,
-          promptSection: { promptType: 'hcPlanningPrompt', title: `Search for ${topic.join(' ')}`, content: `Always search the knowledge base when the customer mentions: ${topic.join(', ')}` },
-        },
+        changes: [
+          change(
+            'update_prompt',
+            {
+              failureStage: 'planning',
+              failureMode: 'required_search_skipped',
+              reasoning: `The planner answered without searching the knowledge base, and the article "${article.title}" holds what the feedback expects.`,
+              target: target('prompt', { operation: 'update', promptType: 'hcPlanningPrompt' }),
+            },
+            { promptSection: { promptType: 'hcPlanningPrompt', title: `Search for ${topic.join(' ')}`, content: `Always search the knowledge base when the customer mentions: ${topic.join(', ')}` } },
+          ),
+        ],
       };
     }
     const answered = answerCoverage(input.answer, factTerms);
     if (article.used && !input.handover && answered < 0.75) {
       const topic = topicWords(input.question, 2);
       return {
-        rootCause: {
-          failureStage: 'answer_generation',
-          failureMode: 'required_information_omitted',
-          reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
-          target: { kind: 'prompt', operation: 'update', promptType: 'hcGuidelinePrompt', articleId: null, articleFields: null, ruleId: null },
-        },
         summary: `When the customer asks about ${topic.join(' ')}, include: "${sentence}"`,
         confidence: 'medium',
-        change: {
-          changeType: 'update_prompt',
-          article: null,
-          rule: null,
-          promptSection: { promptType: 'hcGuidelinePrompt', title: `Always mention: ${truncate(sentence, 60)}`, content: `When the customer asks about ${topic.join(' ')}, always include: "${sentence}"` },
-        },
+        changes: [
+          change(
+            'update_prompt',
+            {
+              failureStage: 'answer_generation',
+              failureMode: 'required_information_omitted',
+              reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
+              target: target('prompt', { operation: 'update', promptType: 'hcGuidelinePrompt' }),
+            },
+            { promptSection: { promptType: 'hcGuidelinePrompt', title: `Always mention: ${truncate(sentence, 60)}`, content: `When the customer asks about ${topic.join(' ')}, always include: "${sentence}"` } },
+          ),
+        ],
       };
     }
     if (!article.used) {
-      const questions = [...article.questions.filter((q) => q.toLowerCase() !== input.question.toLowerCase()), truncate(input.question, 900)].slice(-100);
       return {
-        rootCause: {
-          failureStage: 'knowledge_search',
-          failureMode: 'relevant_knowledge_not_retrieved',
-          reasoning: `The article "${article.title}" says "${sentence}", but the agent did not answer from it (coverage ${round(holder.coverage)} of the feedback's terms).`,
-          target: { kind: 'kb_article', operation: 'update', promptType: null, articleId: article.id, articleFields: ['questions'], ruleId: null },
-        },
         summary: `Add the customer's question to the article "${article.title}" so it is found for questions like this one.`,
         confidence: 'medium',
-        change: { changeType: 'update_article', promptSection: null, rule: null, article: { articleId: article.id, title: article.title, mainKnowledge: article.body, questions } },
+        changes: [
+          change(
+            'update_article',
+            {
+              failureStage: 'knowledge_search',
+              failureMode: 'relevant_knowledge_not_retrieved',
+              reasoning: `The article "${article.title}" says "${sentence}", but the agent did not answer from it (coverage ${round(holder.coverage)} of the feedback's terms).`,
+              target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: ['questions'] }),
+            },
+            { article: { articleId: article.id, title: article.title, mainKnowledge: article.body, questions: withQuestion(article.questions, input.question) } },
+          ),
+        ],
       };
     }
-    return {
-      rootCause: null,
-      summary: `The article "${article.title}" holds the fact and the answer says it already: nothing to change.`,
-      confidence: 'low',
-      change: null,
-    };
+    return { summary: `The article "${article.title}" holds the fact and the answer says it already: nothing to change.`, confidence: 'low', changes: [] };
   }
 
   const title = titleOf(input.question);
   return {
-    rootCause: {
-      failureStage: 'knowledge_search',
-      failureMode: 'relevant_knowledge_not_available',
-      reasoning: `No article of the agent's knowledge says what the feedback expects ("${truncate(factText, 200)}")${input.handover ? `; the agent handed over (${input.escalationReason ?? 'other'})` : ''}.`,
-      target: { kind: 'kb_article', operation: 'create', promptType: null, articleId: null, articleFields: null, ruleId: null },
-    },
     summary: `Add an article "${title}" with the facts of the feedback.`,
-    confidence: facts.length && factTerms.length >= 3 ? 'high' : 'medium',
-    change: { changeType: 'create_article', promptSection: null, rule: null, article: { articleId: null, title, mainKnowledge: factText, questions: [truncate(input.question, 900)] } },
+    confidence: factTerms.length >= 3 ? 'high' : 'medium',
+    changes: [
+      change(
+        'create_article',
+        {
+          failureStage: 'knowledge_search',
+          failureMode: 'relevant_knowledge_not_available',
+          reasoning: `No article of the agent's knowledge says what the feedback expects ("${truncate(factText, 200)}")${input.handover ? `; the agent handed over (${input.escalationReason ?? 'other'})` : ''}.`,
+          target: target('kb_article', { operation: 'create' }),
+        },
+        { article: { articleId: null, title, mainKnowledge: factText, questions: [truncate(input.question, 900)] } },
+      ),
+    ],
   };
+}
+
+function withQuestion(questions: readonly string[], question: string): string[] {
+  return [...questions.filter((q) => q.toLowerCase() !== question.toLowerCase()), truncate(question, 900)].slice(-100);
 }
 
 /** The step the feedback says the agent should have taken, when it names one. */
@@ -269,6 +327,7 @@ function quantities(text: string): string[] {
  * both hold one, else the fact in its place.
  */
 function conflictingSentence(body: string, facts: string[]): { sentence: string; fact: string; corrected: string } | null {
+  let best: { sentence: string; fact: string; corrected: string; shared: number } | null = null;
   for (const fact of facts) {
     const factQuantities = quantities(fact);
     if (factQuantities.length === 0) continue;
@@ -279,16 +338,16 @@ function conflictingSentence(body: string, facts: string[]): { sentence: string;
       if (own.length === 0 || own.every((q) => factQuantities.includes(q))) continue;
       const said = new Set(terms(sentence));
       const shared = subject.filter((t) => said.has(t)).length / subject.length;
-      if (shared < 0.6) continue;
+      if (shared < 0.6 || (best && shared <= best.shared)) continue;
       const differing = [...new Set(own.filter((q) => !factQuantities.includes(q)))];
       const corrected =
         differing.length === 1 && new Set(factQuantities).size === 1
           ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), factQuantities[0]!)
           : fact;
-      return { sentence, fact, corrected };
+      best = { sentence, fact, corrected, shared };
     }
   }
-  return null;
+  return best && { sentence: best.sentence, fact: best.fact, corrected: best.corrected };
 }
 
 /** The sentence of `body` that holds most of `wanted` (weighted by rarity), and that share. */

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { DiagnoseInput, DiagnoseOutput } from '../../ai/builtin/refine.js';
+import type { ChangeOutput, DiagnoseInput, DiagnoseOutput } from '../../ai/builtin/refine.js';
 import { LlmError } from '../../ai/index.js';
 import { inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import type { AnswerSnapshot, PromptSectionValue, PromptSet, RootCause } from '../../db/schema/index.js';
@@ -102,37 +101,41 @@ async function iterate(ctx: Ctx, session: SessionRow, iteration: IterationRow): 
   const { output } = await ctx.llm.run(diagnoseTask, input, ctx.signal ? { signal: ctx.signal } : {});
   checkIds(output, input);
 
-  // The change as drafts, with the carried changes it does not replace, in one transaction with the iteration still running.
-  const kept = carried.filter((c) => !output.change || !sameTarget(c, output));
-  const made = output.change && output.rootCause ? await makeDraft(ctx, session, turn, output, drafts, rules) : null;
+  // The changes as drafts, with the carried changes they do not replace, in one transaction with the iteration still running.
+  const kept = carried.filter((c) => !output.changes.some((next) => sameTarget(c, next)));
+  const made: MadeDraft[] = [];
+  try {
+    for (const next of output.changes) made.push(await makeDraft(ctx, session, turn, next, output.summary, drafts, rules));
+  } catch (error) {
+    await discardDrafts(ctx, session, made.map(asChange));
+    throw error;
+  }
   const at = ctx.clock.now();
   const moved = await inTransaction(ctx, async (tx) => {
     const current = await findIteration(tx.db, ctx.workspaceId, iteration.id, { lock: true });
     if (current?.status !== 'generating_changes') return false;
-    for (const change of kept) {
-      await insertChange(tx.db, ctx.workspaceId, { ...change, id: randomUUID(), iterationId: iteration.id, createdAt: at });
-    }
-    if (made) {
+    // The main cause first: changes are listed by creation time.
+    for (const [i, change] of [...made.map(asChange), ...kept].entries()) {
       await insertChange(tx.db, ctx.workspaceId, {
         sessionId: session.id,
         iterationId: iteration.id,
         conversationId: session.conversationId,
         targetEventId: session.targetEventId,
-        rootCause: made.rootCause,
-        changeType: output.change!.changeType,
-        draftPromptVersionId: made.promptDraftId,
-        draftArticleId: made.articleDraftId,
-        draftRuleVersionId: made.ruleDraftId,
-        createdAt: at,
+        rootCause: change.rootCause,
+        changeType: change.changeType,
+        draftPromptVersionId: change.draftPromptVersionId,
+        draftArticleId: change.draftArticleId,
+        draftRuleVersionId: change.draftRuleVersionId,
+        createdAt: new Date(at.getTime() + i),
       });
     }
     return moveIteration(tx.db, ctx.workspaceId, iteration.id, ['generating_changes'], { status: 'replaying', summary: output.summary, confidence: output.confidence, updatedAt: at });
   });
   if (!moved) {
-    if (made) await discardDrafts(ctx, session, [{ draftPromptVersionId: made.promptDraftId, draftArticleId: made.articleDraftId, draftRuleVersionId: made.ruleDraftId } as ChangeRow]);
+    await discardDrafts(ctx, session, made.map(asChange));
     return;
   }
-  if (!made) {
+  if (made.length === 0) {
     const done = ctx.clock.now();
     await moveIteration(ctx.db, ctx.workspaceId, iteration.id, ['replaying'], { status: 'no_change', completedAt: done, updatedAt: done });
     return;
@@ -229,52 +232,47 @@ async function diagnosisInput(ctx: Ctx, turn: AnsweredTurn, feedback: string, dr
   };
 }
 
-/** A model may only name the articles and rules it was shown. */
+/** A model may only name the articles and rules it was shown, and a change carries its content. */
 function checkIds(output: DiagnoseOutput, input: DiagnoseInput): void {
-  const articleId = output.change?.article?.articleId ?? null;
-  if (output.change?.changeType === 'update_article' && (!articleId || !input.articles.some((a) => a.id === articleId))) {
-    throw new AppError('bad_gateway', `the diagnosis names an article that was not among those it read (${articleId ?? 'none'})`);
+  for (const change of output.changes) {
+    const articleId = change.article?.articleId ?? null;
+    if (change.changeType === 'update_article' && (!articleId || !input.articles.some((a) => a.id === articleId))) {
+      throw new AppError('bad_gateway', `the diagnosis names an article that was not among those it read (${articleId ?? 'none'})`);
+    }
+    const ruleId = change.rule?.ruleId ?? null;
+    if (change.changeType === 'update_rule' && (!ruleId || !input.rules.some((r) => r.id === ruleId))) {
+      throw new AppError('bad_gateway', `the diagnosis names a rule that is not one of the agent's intent rules (${ruleId ?? 'none'})`);
+    }
+    const missing =
+      (change.changeType === 'update_prompt' && !change.promptSection) ||
+      ((change.changeType === 'create_article' || change.changeType === 'update_article') && !change.article) ||
+      (change.changeType === 'update_rule' && !change.rule);
+    if (missing) throw new AppError('bad_gateway', `the diagnosis proposes ${change.changeType} without its content`);
   }
-  const ruleId = output.change?.rule?.ruleId ?? null;
-  if (output.change?.changeType === 'update_rule' && (!ruleId || !input.rules.some((r) => r.id === ruleId))) {
-    throw new AppError('bad_gateway', `the diagnosis names a rule that is not one of the agent's intent rules (${ruleId ?? 'none'})`);
-  }
-  const missing =
-    output.change &&
-    ((output.change.changeType === 'update_prompt' && !output.change.promptSection) ||
-      (output.change.changeType === 'create_article' && !output.change.article) ||
-      (output.change.changeType === 'update_rule' && !output.change.rule));
-  if (missing) throw new AppError('bad_gateway', `the diagnosis proposes ${output.change!.changeType} without its content`);
 }
 
-function sameTarget(change: ChangeRow, output: DiagnoseOutput): boolean {
-  const next = output.change!;
+function sameTarget(change: ChangeRow, next: ChangeOutput): boolean {
   if (change.draftPromptVersionId) return next.changeType === 'update_prompt';
   if (change.draftRuleVersionId) return next.changeType === 'update_rule' && change.rootCause.target.ruleId === next.rule?.ruleId;
   if (change.draftArticleId) return next.changeType === 'update_article' && change.rootCause.target.articleId === next.article?.articleId;
   return false;
 }
 
-interface MadeDraft {
-  rootCause: RootCause;
-  promptDraftId: string | null;
-  articleDraftId: string | null;
-  ruleDraftId: string | null;
-}
+type MadeDraft = Pick<ChangeRow, 'rootCause' | 'changeType' | 'draftPromptVersionId' | 'draftArticleId' | 'draftRuleVersionId'>;
+const asChange = (made: MadeDraft) => made as ChangeRow;
 
-/** The change as a draft through the owner's own draft path (origin FIX_REVIEW). */
-async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, output: DiagnoseOutput, drafts: Drafts, rules: RuleWithAgents[]): Promise<MadeDraft> {
-  const change = output.change!;
-  const cause = output.rootCause!;
+/** A change as a draft through the owner's own draft path (origin FIX_REVIEW). */
+async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, change: ChangeOutput, summary: string, drafts: Drafts, rules: RuleWithAgents[]): Promise<MadeDraft> {
+  const cause = change.rootCause;
   const target = Object.fromEntries(Object.entries(cause.target).filter(([, v]) => v !== null)) as RootCause['target'];
-  const made: MadeDraft = { rootCause: { ...cause, target }, promptDraftId: null, articleDraftId: null, ruleDraftId: null };
+  const made: MadeDraft = { rootCause: { ...cause, target }, changeType: change.changeType, draftPromptVersionId: null, draftArticleId: null, draftRuleVersionId: null };
   if (change.changeType === 'update_prompt') {
     const section = change.promptSection!;
     const base = drafts.prompts?.prompts ?? (await currentPrompts(ctx, session.agentId));
     const id = `refine.${section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'section'}`;
     const sections: PromptSectionValue[] = [...base[section.promptType].filter((s) => s.id !== id), { id, title: section.title, content: section.content, enabled: true }];
-    const draft = await createPromptDraft(ctx, session.agentId, { [section.promptType]: sections, note: output.summary.slice(0, 1_000) }, 'FIX_REVIEW');
-    made.promptDraftId = draft.id;
+    const draft = await createPromptDraft(ctx, session.agentId, { ...base, [section.promptType]: sections, note: summary.slice(0, 1_000) }, 'FIX_REVIEW');
+    made.draftPromptVersionId = draft.id;
     made.rootCause.target = { ...made.rootCause.target, promptType: section.promptType, promptSectionIds: [id] };
   } else if (change.changeType === 'create_article') {
     const article = change.article!;
@@ -290,7 +288,7 @@ async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, outp
       isDraft: true,
       origin: 'FIX_REVIEW',
     });
-    made.articleDraftId = draft.id;
+    made.draftArticleId = draft.id;
   } else if (change.changeType === 'update_article') {
     const article = change.article!;
     const live = await getArticle(ctx, article.articleId!);
@@ -301,15 +299,18 @@ async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, outp
       { title: article.title, mainKnowledge: article.mainKnowledge, agentInstruction: live.agentInstruction, questions: article.questions, keywords: live.keywords, escalation: live.escalation },
       'FIX_REVIEW',
     );
-    made.articleDraftId = draft.id;
+    made.draftArticleId = draft.id;
     made.rootCause.target = { ...made.rootCause.target, articleId: live.id };
   } else {
     const wanted = change.rule!;
-    const proposed = await proposeRuleChange(ctx, wanted.ruleId, wanted.instructions);
-    const rule = rules.find((r) => r.id === wanted.ruleId) ?? proposed.rule;
+    const rule = rules.find((r) => r.id === wanted.ruleId)!;
+    // No flow change asked: the rule keeps its flow (the change is to its trigger description).
+    const proposed = wanted.instructions.trim()
+      ? await proposeRuleChange(ctx, wanted.ruleId, wanted.instructions)
+      : { rule, name: rule.name, description: rule.description, flowConfig: rule.flowConfig };
     const description = wanted.addToDescription ? `${proposed.description} ${wanted.addToDescription}`.slice(0, 4_000) : proposed.description;
     const draft = await createRuleDraft(ctx, rule.id, { name: proposed.name, description, flowConfig: proposed.flowConfig }, proposed.rule.version);
-    made.ruleDraftId = draft.id;
+    made.draftRuleVersionId = draft.id;
   }
   return made;
 }

@@ -12,32 +12,34 @@ export const CHANGE_TYPES = ['update_prompt', 'update_rule', 'create_article', '
 
 const text = (max: number) => z.string().max(max);
 
+const rootCauseSchema = z.object({
+  failureStage: z.enum(FAILURE_STAGES),
+  failureMode: text(100),
+  reasoning: text(2_000),
+  target: z.object({
+    kind: z.enum(['prompt', 'kb_article', 'rule']),
+    operation: z.enum(['create', 'update']).nullable(),
+    promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']).nullable(),
+    articleId: z.string().nullable(),
+    articleFields: z.array(z.string()).nullable(),
+    ruleId: z.string().nullable(),
+  }),
+});
+
 export const diagnoseOutputSchema: z.ZodType<DiagnoseOutput> = z.object({
-  rootCause: z
-    .object({
-      failureStage: z.enum(FAILURE_STAGES),
-      failureMode: text(100),
-      reasoning: text(2_000),
-      target: z.object({
-        kind: z.enum(['prompt', 'kb_article', 'rule']),
-        operation: z.enum(['create', 'update']).nullable(),
-        promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']).nullable(),
-        articleId: z.string().nullable(),
-        articleFields: z.array(z.string()).nullable(),
-        ruleId: z.string().nullable(),
-      }),
-    })
-    .nullable(),
   summary: text(2_000),
   confidence: z.enum(['high', 'medium', 'low']),
-  change: z
-    .object({
-      changeType: z.enum(CHANGE_TYPES),
-      promptSection: z.object({ promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']), title: text(200), content: text(10_000) }).nullable(),
-      article: z.object({ articleId: z.string().nullable(), title: text(500), mainKnowledge: text(100_000), questions: z.array(text(1_000)).max(100) }).nullable(),
-      rule: z.object({ ruleId: z.string(), instructions: text(4_000), addToDescription: text(1_000).nullable() }).nullable(),
-    })
-    .nullable(),
+  changes: z
+    .array(
+      z.object({
+        rootCause: rootCauseSchema,
+        changeType: z.enum(CHANGE_TYPES),
+        promptSection: z.object({ promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']), title: text(200), content: text(10_000) }).nullable(),
+        article: z.object({ articleId: z.string().nullable(), title: text(500), mainKnowledge: text(100_000), questions: z.array(text(1_000)).max(100) }).nullable(),
+        rule: z.object({ ruleId: z.string(), instructions: text(4_000), addToDescription: text(1_000).nullable() }).nullable(),
+      }),
+    )
+    .max(3),
 });
 
 export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
@@ -50,9 +52,11 @@ export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
     'lacks it: relevant_knowledge_not_available; it exists but was not found: relevant_knowledge_not_retrieved), knowledge_content ' +
     '(an article is wrong: incorrect_knowledge), rule_execution (an intent rule lacks a step or did not run: required_rule_behavior_missing), ' +
     'instruction_resolution (an instruction was not followed: required_instruction_omitted) or answer_generation (the article had it but the ' +
-    'answer left it out: required_information_omitted). Then propose one change: update_prompt (a prompt section to add), create_article, ' +
-    'update_article (the whole new content of that article id) or update_rule (the rule id and the change in words). Only use ids listed in ' +
-    'the input. When nothing should change, answer rootCause null and change null.',
+    'answer left it out: required_information_omitted); a rule that answered a message it is not for is rule_execution ' +
+    'rule_triggered_incorrectly. Then propose the changes (at most 3, the main cause first), each with its root cause: update_prompt (a ' +
+    'prompt section to add), create_article, update_article (the whole new content of that article id) or update_rule (the rule id, the ' +
+    'change to its flow in words, and text to add to its trigger description, such as \'Not for messages like: "..."\'). Only use ids ' +
+    'listed in the input. When nothing should change, answer no changes.',
   prompt: (input) =>
     [
       `Customer message:\n${input.question}`,
