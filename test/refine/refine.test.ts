@@ -176,6 +176,28 @@ describe('Refine with AI', () => {
     assert.notEqual(again.id, session.id);
   });
 
+  it('refuses to publish a draft whose live article moved on, naming it, and publishes nothing', async () => {
+    const [, reply] = await ask('How long is the password reset link valid?');
+    const session = await refine(reply, 'Not quite: the reset link expires after 2 hours.');
+    const iteration = session.latestIteration!;
+    assert.equal(iteration.status, 'ready', iteration.error ?? '');
+    const draftId = iteration.changes[0]!.draftArticleId!;
+    const [live] = await articles([s.articleIds[0]!]);
+    await ok(200, 'PUT', `/v2/hc-articles/${live!.id}/public`, { title: live!.title, mainKnowledge: `${live!.mainKnowledge} Links are sent from no-reply@example.com.`, agentInstruction: '', questions: [], keywords: [], escalation: false });
+    await fail('POST', publishPath(session.id, iteration.id), 409, new RegExp(`^article draft ${draftId}: the live article changed since this draft was made`));
+    const after = await ok<Session>(200, 'GET', sessionPath(session.id));
+    assert.deepEqual([after.status, after.latestIteration?.status], ['active', 'ready']);
+    const [draft] = await articles([draftId]);
+    assert.equal(draft?.isDraftPublished, false);
+
+    // The replays are conversations of source replay: analytics leaves them out unless asked.
+    const end = Math.floor(Date.now() / 1000) + 60;
+    const analytics = (query: string) => ok<{ summary: { totalConversations: number } }>(200, 'GET', `/v2/bots/${s.agentId}/hc-analytics/public?startEpoch=${end - 86_400}&endEpoch=${end}${query}`, undefined, s.w.readKey);
+    const replays = (await analytics('&source=replay')).summary.totalConversations;
+    assert.ok(replays >= 4, `${replays} replays`);
+    assert.equal((await analytics('&source=all')).summary.totalConversations, (await analytics('')).summary.totalConversations + replays);
+  });
+
   it('refuses bad input, naming it', async () => {
     const [user, reply] = await ask('How do I reset my password?');
     await fail('POST', iterations(reply.interactionId, reply.id), 400, /^body\.feedbackNote: /, { feedbackNote: '   ' });

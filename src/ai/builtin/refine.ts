@@ -357,13 +357,12 @@ function bestSentence(body: string, wanted: string[]): { sentence: string; cover
   let best = { sentence: '', coverage: 0 };
   if (total === 0) return best;
   const units = splitSentences(body);
-  for (let i = 0; i < units.length; i++) {
-    // A fact may span two sentences of the article.
-    for (const text of [units[i]!, `${units[i]!} ${units[i + 1] ?? ''}`.trim()]) {
-      const said = new Set(terms(text));
-      const coverage = wanted.reduce((sum, t) => sum + (said.has(t) ? weight(t) : 0), 0) / total;
-      if (coverage > best.coverage + 1e-9) best = { sentence: text.trim(), coverage: round(coverage) };
-    }
+  // One sentence, or two in a row when a fact spans them (only when that holds more of it).
+  const candidates = [...units, ...units.slice(0, -1).map((unit, i) => `${unit} ${units[i + 1]!}`)];
+  for (const text of candidates) {
+    const said = new Set(terms(text));
+    const coverage = wanted.reduce((sum, t) => sum + (said.has(t) ? weight(t) : 0), 0) / total;
+    if (coverage > best.coverage + 1e-9) best = { sentence: text.trim(), coverage: round(coverage) };
   }
   return best;
 }
