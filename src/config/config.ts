@@ -56,6 +56,7 @@ const envSchema = z.object({
   PARLEY_ACTION_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_ANSWER_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.6),
   PARLEY_ANSWER_STAGE_TIMEOUT_MS: positiveInt.default(15_000),
+  PARLEY_REFINE_LEASE_SECONDS: positiveInt.default(900),
   PARLEY_DELETED_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   PARLEY_ASSUMED_RESOLUTION_HOURS: positiveInt.default(24),
   PARLEY_SECRET_KEY: z
@@ -146,6 +147,8 @@ export interface Config {
   readonly deletedRetentionDays: number;
   /** Hours of customer silence after an answer from which a conversation counts as resolved (assumed). */
   readonly assumedResolutionHours: number;
+  /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
+  readonly refineLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -204,6 +207,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     actionTimeoutMs: e.PARLEY_ACTION_TIMEOUT_MS,
     answerMinConfidence: e.PARLEY_ANSWER_MIN_CONFIDENCE,
     answerStageTimeoutMs: e.PARLEY_ANSWER_STAGE_TIMEOUT_MS,
+    refineLeaseSeconds: e.PARLEY_REFINE_LEASE_SECONDS,
     deletedRetentionDays: e.PARLEY_DELETED_RETENTION_DAYS,
     assumedResolutionHours: e.PARLEY_ASSUMED_RESOLUTION_HOURS,
   });

@@ -27,6 +27,7 @@ describe('built-in Refine with AI diagnosis', () => {
     assert.equal(findStep('Refunds take 10 days.'), null);
     assert.deepEqual(factsOf('It should have said that we ship to Canada within 5 days. Shipping costs 15 dollars.'), ['We ship to Canada within 5 days.', 'Shipping costs 15 dollars.']);
     assert.deepEqual(factsOf('Wrong: annual plans can be refunded within 60 days of purchase. Why?'), ['Annual plans can be refunded within 60 days of purchase.']);
+    assert.deepEqual(factsOf('Mention that refunds take 10 days. Be friendlier. Please say: invoices are kept for 7 years.'), ['Refunds take 10 days.', 'Invoices are kept for 7 years.']);
   });
 
   it('corrects the sentence that states another quantity, keeping its other words', () => {

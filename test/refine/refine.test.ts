@@ -198,6 +198,16 @@ describe('Refine with AI', () => {
     assert.equal((await analytics('&source=all')).summary.totalConversations, (await analytics('')).summary.totalConversations + replays);
   });
 
+  it('ends no_change when the feedback names nothing to change, and the next iteration starts from the reply', async () => {
+    const [, reply] = await ask('How do I export an invoice as PDF?');
+    const session = await refine(reply, 'Be a bit friendlier.');
+    const iteration = session.latestIteration!;
+    assert.deepEqual([iteration.status, iteration.changes, iteration.newAnswerSnapshot, iteration.replayInteractionId], ['no_change', [], null, null]);
+    assert.equal(iteration.summary, 'The feedback states no fact and no step the agent should have taken: nothing to change.');
+    const next = (await refine(reply, 'Invoices are issued on the first day of each month.')).latestIteration!;
+    assert.deepEqual([next.iterationNumber, next.previousIterationId, next.oldAnswerSnapshot?.content], [2, null, reply.message]);
+  });
+
   it('refuses bad input, naming it', async () => {
     const [user, reply] = await ask('How do I reset my password?');
     await fail('POST', iterations(reply.interactionId, reply.id), 400, /^body\.feedbackNote: /, { feedbackNote: '   ' });

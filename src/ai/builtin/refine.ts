@@ -81,10 +81,13 @@ export interface DiagnoseOutput {
 
 /** Openings of a feedback note that introduce what the answer should have said. */
 const SAID_PREFIX =
-  /^(?:(?:it|the (?:agent|bot|answer|reply|response)|you)\s+(?:should|must|needs? to|ought to)\s+(?:have\s+)?(?:said|say|told|tell|mentioned|mention|answered|answer|explained|explain|stated|state|replied|reply)(?:\s+(?:the customer|them|him|her))?(?:\s+that)?[:,]?\s*|(?:actually|in fact|correction|wrong|incorrect|not quite|no|also|plus|note)[:,.!]?\s+|the (?:correct|right|real) answer is[:,]?\s*|(?:it|this) is wrong[:,.]?\s*)/i;
+  /^(?:(?:it|the (?:agent|bot|answer|reply|response)|you)\s+(?:should|must|needs? to|ought to)\s+(?:have\s+)?(?:said|say|told|tell|mentioned|mention|answered|answer|explained|explain|stated|state|replied|reply)(?:\s+(?:the customer|them|him|her))?(?:\s+that)?[:,]?\s*|(?:actually|in fact|correction|wrong|incorrect|not quite|no|also|plus|note)[:,.!]?\s+|the (?:correct|right|real) answer is[:,]?\s*|(?:please\s+)?(?:mention|say|state|explain|tell (?:the customer|them|him|her))(?:\s+that)?[:,]?\s+|(?:it|this) is wrong[:,.]?\s*)/i;
 /** A step the agent should have taken. */
 const STEP =
   /\b(?:ask(?:ed|ing)?|collect(?:ed|ing)?|request(?:ed|ing)?|verify|verified|confirm(?:ed)?)\s+(?:the customer\s+)?(?:for\s+)?((?:the|their|his|her|an?|your)\s+)?([a-z][a-z0-9' -]{1,40}?)(?=\s+(?:first|before|beforehand|at the start)\b|\s*[.,;!?]|\s+(?:and|then)\b|$)/i;
+/** Sentences that tell the agent how to behave ("Be friendlier.", "Don't apologise so much.") state no fact. */
+const IMPERATIVE =
+  /^(?:please\s+)?(?:be|do|don't|do not|never|always|use|keep|make|avoid|try|stop|remove|write|answer|reply|sound|give|ask|apologi[sz]e)\b/i;
 const STEP_CONTEXT = /\b(?:should|must|needs? to|need to|has to|have to|forgot|didn't|did not|never|first|before|always)\b/i;
 const FIRST = /\b(?:first|before anything|at the start|beforehand)\b/i;
 const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|percent|business days?|working days?|days?|weeks?|months?|years?|hours?|minutes?|usd|eur|gbp|dollars?|euros?|pounds?)?\b|[$€£]\s?\d+(?:[.,]\d+)?/gi;
@@ -310,7 +313,7 @@ export function factsOf(feedback: string): string[] {
     sentence = sentence.replace(/^["“']|["”']$/g, '').trim();
     if (sentence.length < 8 || terms(sentence).length < 2) continue;
     if (STEP_CONTEXT.test(sentence) && STEP.test(sentence)) continue;
-    if (/\?$/.test(sentence)) continue;
+    if (/\?$/.test(sentence) || IMPERATIVE.test(sentence)) continue;
     const text = sentence.charAt(0).toUpperCase() + sentence.slice(1);
     out.push(/[.!]$/.test(text) ? text : `${text}.`);
   }

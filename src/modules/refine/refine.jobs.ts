@@ -8,9 +8,9 @@ export const refineIterationJob = defineJob({
   name: 'refine.iterate',
   payload: z.object({ workspaceId: z.uuid(), iterationId: z.uuid() }).strict(),
   options: (config) => ({
-    // A stopped worker's iteration starts over; every error is the iteration's result.
+    // A stopped worker's iteration starts over after the lease; every error is the iteration's result.
     retryLimit: 2,
-    expireInSeconds: Math.ceil(((config.llm.timeoutMs + 60_000) * (config.llm.maxRetries + 1) * 3) / 1000) + 120,
+    expireInSeconds: config.refineLeaseSeconds,
   }),
   handler: (run, { workspaceId, iterationId }) => runIteration(contextForJob(run, workspaceId), iterationId),
 });
