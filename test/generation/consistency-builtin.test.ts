@@ -37,6 +37,25 @@ describe('generation consistency (built-in engine)', () => {
     assert.equal(source.changed, true);
   };
 
+  it('a page that states a changed fact in other words replaces the old statement instead of adding a contradiction, and the job says so', async () => {
+    const w = await makeTenant(t);
+    const folder = await makeFolder(t, w.key, 'Refunds', 'Refunds and payouts');
+    const hand = await makeArticle(t, w.key, folder, {
+      title: 'Refunds',
+      mainKnowledge: 'Refunds are processed within 3 business days. Refunds go back to the original payment method.',
+      questions: ['How long does a refund take?'],
+      keywords: ['refund'],
+    });
+    const id = await ingest(w.key, '/help/refund-times', page('Refunds', 'We process refunds within 5 business days.', 'Refunds go back to the original payment method.'));
+    const job = await bulkJob(t, w.key, { documentIds: [id], isDraft: true });
+    assert.equal(job.jobStatus, 'COMPLETED', job.error);
+    assert.equal(job.linkedOperation, 'UPDATE_ARTICLE', job.linkedReason ?? '');
+    assert.match(job.linkedReason ?? '', /Replaced: "Refunds are processed within 3 business days\." with "We process refunds within 5 business days\."\.$/);
+    const draft = await getArticle(t, w.key, job.hcArticleId!);
+    assert.equal(draft.originalArticleId, hand.id);
+    assert.equal(draft.mainKnowledge, 'We process refunds within 5 business days. Refunds go back to the original payment method.');
+  });
+
   it('a source merged into a hand-written article revises its changed figure and keeps what the human wrote', async () => {
     const w = await makeTenant(t);
     const folder = await makeFolder(t, w.key, 'Returns', 'Returning items and refunds');

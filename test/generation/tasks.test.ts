@@ -4,6 +4,10 @@ import { type ExistingArticle, generateKnowledgeTask, type GenerationInput } fro
 
 /** The built-in merge: an update of an article that is not the text's own source's article. */
 function merge(mainKnowledge: string, text: string): string {
+  return mergeWithReason(mainKnowledge, text).mainKnowledge;
+}
+
+function mergeWithReason(mainKnowledge: string, text: string): { mainKnowledge: string; reason: string } {
   const article: ExistingArticle = { id: 'a', title: 'Delivery', mainKnowledge, questions: [], keywords: [], parentFolderId: 'f' };
   const input: GenerationInput = {
     text,
@@ -16,7 +20,7 @@ function merge(mainKnowledge: string, text: string): string {
   };
   const output = generateKnowledgeTask.builtin(input);
   assert.equal(output.operation, 'UPDATE_ARTICLE', output.reason);
-  return output.article!.mainKnowledge;
+  return { mainKnowledge: output.article!.mainKnowledge, reason: output.reason };
 }
 
 describe('built-in merge into an article', () => {
@@ -28,6 +32,23 @@ describe('built-in merge into an article', () => {
       ),
       'Standard delivery takes 3 business days. Our couriers call before they come.',
     );
+  });
+
+  it('replaces a changed fact stated in other words, for every kind of value, and says so in the reason', () => {
+    const cases: [kind: string, article: string, text: string][] = [
+      ['duration', 'Refunds are processed within 3 business days. Contact us for help.', 'We process refunds within 5 business days.'],
+      ['amount', 'Shipping to Canada costs $15 per order. Contact us for help.', 'Each order shipped to Canada costs $20 in shipping.'],
+      ['date', 'The summer sale ends on August 31. Contact us for help.', 'On September 15 the summer sale ends.'],
+      ['count', 'The Starter plan includes 3 seats. Contact us for help.', 'From now on the Starter plan includes 5 seats.'],
+      ['plan', 'Single sign-on is available on the Enterprise plan. Contact us for help.', 'Single sign-on is available on the Business plan.'],
+      ['number word', 'The free trial lasts two weeks. Contact us for help.', 'The free trial now lasts three weeks.'],
+    ];
+    for (const [kind, article, text] of cases) {
+      const { mainKnowledge, reason } = mergeWithReason(article, text);
+      const [old] = article.split(' Contact');
+      assert.equal(mainKnowledge, `${text} Contact us for help.`, kind);
+      assert.ok(reason.endsWith(`Replaced: "${old}" with "${text}".`), `${kind}: ${reason}`);
+    }
   });
 
   it('adds new facts under their heading instead of overwriting similar ones', () => {

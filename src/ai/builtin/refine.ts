@@ -1,3 +1,4 @@
+import { factValues, withoutValues } from './facts.js';
 import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokenize } from './text.js';
 
 /**
@@ -90,7 +91,6 @@ const IMPERATIVE =
   /^(?:please\s+)?(?:be|do|don't|do not|never|always|use|keep|make|avoid|try|stop|remove|write|answer|reply|sound|give|ask|apologi[sz]e)\b/i;
 const STEP_CONTEXT = /\b(?:should|must|needs? to|need to|has to|have to|forgot|didn't|did not|never|first|before|always)\b/i;
 const FIRST = /\b(?:first|before anything|at the start|beforehand)\b/i;
-const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|percent|business days?|working days?|days?|weeks?|months?|years?|hours?|minutes?|usd|eur|gbp|dollars?|euros?|pounds?)?\b|[$€£]\s?\d+(?:[.,]\d+)?/gi;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -320,32 +320,30 @@ export function factsOf(feedback: string): string[] {
   return out;
 }
 
-function quantities(text: string): string[] {
-  return [...text.matchAll(QUANTITY)].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ').trim());
-}
-
 /**
- * A sentence of `body` about the same thing as one of `facts` (most of its words) with other
- * quantities, and the sentence corrected: its one differing quantity replaced by the fact's when
- * both hold one, else the fact in its place.
+ * A sentence of `body` about the same thing as one of `facts` (most of the fact's words) with other
+ * values (facts.ts: durations, amounts, dates, counts, plans), and the sentence corrected: its one
+ * differing value replaced by the fact's when both hold one, else the fact in its place.
  */
 function conflictingSentence(body: string, facts: string[]): { sentence: string; fact: string; corrected: string } | null {
   let best: { sentence: string; fact: string; corrected: string; shared: number } | null = null;
   for (const fact of facts) {
-    const factQuantities = quantities(fact);
+    const factQuantities = factValues(fact);
     if (factQuantities.length === 0) continue;
-    const subject = terms(fact.replace(QUANTITY, ' '));
-    if (subject.length < 2) continue;
     for (const sentence of splitSentences(body)) {
-      const own = quantities(sentence);
+      const own = factValues(sentence);
       if (own.length === 0 || own.every((q) => factQuantities.includes(q))) continue;
+      // Values both state (the same plan, say) are part of what the two are about.
+      const subject = terms(withoutValues(fact, new Set(own.filter((q) => factQuantities.includes(q)))));
+      if (subject.length < 2) continue;
       const said = new Set(terms(sentence));
       const shared = subject.filter((t) => said.has(t)).length / subject.length;
       if (shared < 0.6 || (best && shared <= best.shared)) continue;
       const differing = [...new Set(own.filter((q) => !factQuantities.includes(q)))];
+      const replacing = [...new Set(factQuantities.filter((q) => !own.includes(q)))];
       const corrected =
-        differing.length === 1 && new Set(factQuantities).size === 1
-          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), factQuantities[0]!)
+        differing.length === 1 && replacing.length === 1
+          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), replacing[0]!)
           : fact;
       best = { sentence, fact, corrected, shared };
     }

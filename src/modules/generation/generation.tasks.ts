@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
 import { decide, type ExistingArticle, type FolderOption, KNOWLEDGE_OPERATIONS, type KnowledgeOperation } from '../../ai/builtin/decide.js';
+import { isRevision } from '../../ai/builtin/facts.js';
 import { similarity, splitSentences } from '../../ai/builtin/text.js';
 import { treeTemplate } from '../../ai/builtin/tree.js';
 import type { LlmTask } from '../../ai/index.js';
@@ -121,12 +122,20 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
       linkedArticleId: input.linkedArticleId,
     });
     let article: GeneratedArticle | null = null;
+    let reason = decision.reason;
     if (decision.operation === 'ADD_ARTICLE_TO_FOLDER') article = draft;
     if (decision.operation === 'UPDATE_ARTICLE') {
       const target = input.candidates.find((a) => a.id === decision.articleId);
-      article = target && target.id !== input.linkedArticleId ? mergeInto(target, draft) : draft;
+      if (target && target.id !== input.linkedArticleId) {
+        const merged = mergeInto(target, draft);
+        article = merged.article;
+        // The job's reason says which statements the text changed.
+        if (merged.revised.length) reason = `${reason} Replaced: ${merged.revised.map((r) => `"${r.old}" with "${r.new}"`).join('; ')}.`;
+      } else {
+        article = draft;
+      }
     }
-    return { ...decision, article };
+    return { ...decision, reason, article };
   },
 };
 
@@ -143,12 +152,16 @@ const flat = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
  * The built-in update of an article from text that is not its own source: the article keeps its
  * title and everything it says. The text's paragraphs are read in order:
  * - a table or list the article does not contain is added whole, under the heading it had;
- * - in prose, a sentence the article already says (similarity ≥ KNOWN_SENTENCE) is skipped, a
- *   sentence worded exactly like one of the article's but with other figures ("within 30 days" ->
- *   "within 14 days") replaces it, and any other sentence is added, under its heading.
+ * - in prose, a sentence the article already says (similarity ≥ KNOWN_SENTENCE) is skipped; a
+ *   sentence that states one of the article's facts with other values replaces it: worded exactly
+ *   like it with other figures ("within 30 days" -> "within 14 days"), or about the same subject
+ *   in other words with another duration, amount, date, count or plan (facts.ts `isRevision`:
+ *   "Refunds are processed within 3 business days." -> "We process refunds within 5 business
+ *   days."); any other sentence is added, under its heading.
  * New questions and keywords are added. (An article's own source replaces its content instead.)
  */
-function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArticle {
+function mergeInto(target: ExistingArticle, draft: ArticleDraft): { article: GeneratedArticle; revised: { old: string; new: string }[] } {
+  const revised: { old: string; new: string }[] = [];
   let body = target.mainKnowledge.trimEnd();
   const known = splitSentences(body);
   const added: string[] = [];
@@ -169,11 +182,15 @@ function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArtic
     }
     const fresh: string[] = [];
     for (const sentence of splitSentences(block)) {
-      const revised = known.findIndex((k) => wording(k) === wording(sentence));
-      if (revised >= 0) {
-        const old = known[revised] as string;
-        if (old !== sentence && body.includes(old)) body = body.replace(old, () => sentence);
-        known[revised] = sentence;
+      let at = known.findIndex((k) => wording(k) === wording(sentence));
+      if (at < 0 && !known.some((k) => flat(k) === flat(sentence))) at = known.findIndex((k) => isRevision(k, sentence));
+      if (at >= 0) {
+        const old = known[at] as string;
+        if (old !== sentence && body.includes(old)) {
+          body = body.replace(old, () => sentence);
+          revised.push({ old, new: sentence });
+        }
+        known[at] = sentence;
       } else if (!known.some((k) => similarity(sentence, k) >= KNOWN_SENTENCE)) {
         fresh.push(sentence);
       }
@@ -185,11 +202,14 @@ function mergeInto(target: ExistingArticle, draft: ArticleDraft): GeneratedArtic
     return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))].slice(0, MERGED_LIST_MAX);
   };
   return {
-    title: target.title,
-    mainKnowledge: added.length ? `${body}\n\n${added.join('\n\n')}` : body,
-    questions: union(target.questions, draft.questions),
-    keywords: union(target.keywords, draft.keywords),
-    agentInstruction: draft.agentInstruction,
+    article: {
+      title: target.title,
+      mainKnowledge: added.length ? `${body}\n\n${added.join('\n\n')}` : body,
+      questions: union(target.questions, draft.questions),
+      keywords: union(target.keywords, draft.keywords),
+      agentInstruction: draft.agentInstruction,
+    },
+    revised,
   };
 }
 
