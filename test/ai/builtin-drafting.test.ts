@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_KNOWLEDGE_CHARS, cleanTitle, draftArticle } from '../../src/ai/builtin/article.js';
-import { questionFromTitle } from '../../src/ai/builtin/questions.js';
+import { questionFromStatement, questionFromTitle } from '../../src/ai/builtin/questions.js';
 import { similarity, splitSentences, stem, tokenize } from '../../src/ai/builtin/text.js';
 
 describe('text', () => {
@@ -208,5 +208,32 @@ describe('draftArticle: tables', () => {
       draftArticle({ text, title: 'Pricing' }).mainKnowledge,
       'Our plans are billed monthly and can be cancelled at any time.\n\n| Plan | Price | Seats |\n| --- | --- | --- |\n| Starter | 10 € | 3 |\n| Business | 30 € | 20 |',
     );
+  });
+});
+
+describe('questionFromStatement', () => {
+  it('turns statements into the questions they answer', () => {
+    const cases: [string, string | null][] = [
+      ['Customers on annual plans can cancel at the end of the current billing term.', 'Can I cancel my annual plan?'],
+      ['Monthly plans can be cancelled at any time from the Billing page.', 'How do I cancel my monthly plan?'],
+      ['You can export your invoices from the Billing page.', 'How do I export my invoices?'],
+      ['To reset your password, open Settings and choose Security.', 'How do I reset my password?'],
+      ['Admins can invite team members from Settings.', 'Can I invite team members?'],
+      ['Deleted accounts can be restored within 30 days.', 'How do I restore my deleted account?'],
+      ['Refunds are processed within 5 days.', 'How long does it take to process a refund?'],
+      ['Invoices are issued on the first day of each month.', 'When are invoices issued?'],
+      ['Shipping costs 5 EUR in Germany.', 'How much does shipping cost?'],
+      ['Standard delivery takes 3 business days.', 'How long does standard delivery take?'],
+      ['The Starter plan includes 3 seats.', 'What does the Starter plan include?'],
+      ['It can take a while.', null],
+      ['We are happy to help.', null],
+      ['Was ist das?', null],
+    ];
+    for (const [statement, question] of cases) assert.equal(questionFromStatement(statement), question, statement);
+  });
+
+  it('gives an article of plain sentences its questions', () => {
+    const draft = draftArticle({ text: 'Customers on annual plans can cancel at the end of the current billing term. Monthly plans can be cancelled at any time from the Billing page.' });
+    assert.deepEqual(draft.questions, ['Can I cancel my annual plan?', 'How do I cancel my monthly plan?']);
   });
 });

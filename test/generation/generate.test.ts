@@ -36,6 +36,19 @@ describe('knowledge generation routes (built-in engine)', () => {
       assert.deepEqual((await allArticles(t, w.key)).map((a) => a.id), [article.id], 'one article written: the one the job names');
     });
 
+    it('generated from two plain sentences: the article has the questions customers ask', async () => {
+      const w = await makeTenant(t);
+      await makeFolder(t, w.key, 'Billing', 'Plans, cancellations and invoices');
+      const id = await queue(t, w.writeKey, {
+        candidateKnowledge: 'Customers on annual plans can cancel at the end of the current billing term. Monthly plans can be cancelled at any time from the Billing page.',
+        origin: 'generated',
+      });
+      const [job] = await waitForJobs(t, w.readKey, [id]);
+      assert.equal(job!.jobStatus, 'COMPLETED', job!.error ?? '');
+      const article = await getArticle(t, w.key, job!.hcArticleId!);
+      assert.deepEqual(article.questions, ['Can I cancel my annual plan?', 'How do I cancel my monthly plan?']);
+    });
+
     it('inbox: an INBOX_SUGGESTION with misc.hcEventId', async () => {
       const w = await makeTenant(t);
       const folders = await makeTopicFolders(t, w.key);

@@ -13,7 +13,7 @@ import {
   words,
 } from './text.js';
 import { extractKeywords } from './keywords.js';
-import { QUESTION_WORDS, questionFromTitle } from './questions.js';
+import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './questions.js';
 
 /**
  * The built-in engine's article drafting: candidate knowledge (typed text, or a page's extracted
@@ -345,7 +345,7 @@ function questionKey(question: string): string {
   return stems.length ? [...new Set(stems)].sort().join(' ') : squash(question.toLowerCase());
 }
 
-/** Question-shaped headings, question sentences, questions made from headings, then from the title. */
+/** Question-shaped headings, question sentences, questions made from headings, from the title, then from statements. */
 function* questionCandidates(blocks: Block[], title: string): Generator<string | null> {
   const headings = blocks.filter((b) => b.kind === 'heading').map((b) => plain(b.text));
   const shaped = (h: string): boolean => h.endsWith('?') || QUESTION_WORDS.has((h.split(' ')[0] ?? '').toLowerCase());
@@ -356,6 +356,12 @@ function* questionCandidates(blocks: Block[], title: string): Generator<string |
   }
   for (const heading of headings) if (!shaped(heading)) yield questionFromTitle(heading);
   yield questionFromTitle(title);
+  // The questions the text's statements answer ("Monthly plans can be cancelled at any time." ->
+  // "How do I cancel my monthly plan?"): a text of plain sentences gets questions too.
+  for (const block of blocks) {
+    if (block.kind !== 'para' && block.kind !== 'item') continue;
+    for (const sentence of splitSentences(plain(block.text))) if (!sentence.endsWith('?')) yield questionFromStatement(sentence);
+  }
 }
 
 function draftQuestions(blocks: Block[], title: string): string[] {

@@ -122,3 +122,139 @@ function verbOf(list: string[]): string | null {
   return verb;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Questions from statements
+
+/** Who a statement is about when it says what a customer can do. */
+const PERSON_SUBJECTS = new Set('you customers customer users user members member admins admin owners owner people anyone everyone subscribers buyers clients'.split(' '));
+/** Past participles that do not end in -ed, mapped to their verb. */
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  Object.entries({ paid: 'pay', sent: 'send', made: 'make', kept: 'keep', set: 'set', shown: 'show', given: 'give', taken: 'take', bought: 'buy', found: 'find', held: 'hold', sold: 'sell', built: 'build', run: 'run', read: 'read', written: 'write', chosen: 'choose', frozen: 'freeze' }),
+);
+/** Verbs statements use in the passive ("are processed", "is issued") besides VERBS. */
+const STATEMENT_VERBS = new Set(
+  'process issue charge bill store deliver approve review credit calculate publish post notify require accept reject renew back sign verify ship refund'.split(' '),
+);
+const PREPOSITION = /^(?:at|in|on|from|by|for|with|within|after|before|during|until|via|through|under|over|to|into|anytime|any|once|when|if|as|per)$/i;
+
+/** The verb of a past participle ("cancelled" -> "cancel", "refunded" -> "refund", "paid" -> "pay"), when it is one of VERBS. */
+function verbOfParticiple(word: string): string | null {
+  const w = word.toLowerCase();
+  const irregular = IRREGULAR.get(w);
+  if (irregular) return irregular;
+  if (!w.endsWith('ed')) return null;
+  const stem = w.slice(0, -2);
+  const candidates = [stem, `${stem}e`, stem.slice(0, -1), stem.endsWith('i') ? `${stem.slice(0, -1)}y` : ''];
+  return candidates.find((c) => c && (VERBS.has(c) || STATEMENT_VERBS.has(c))) ?? null;
+}
+
+/** A plural noun phrase as "a" singular one: "Monthly plans" -> "a monthly plan"; a phrase with a determiner stays. */
+function asOne(phrase: string): string {
+  const words = lowerPhrase(phrase).split(' ');
+  if (DETERMINERS.has(words[0]!.toLowerCase())) return swapPronouns(words.join(' '));
+  const last = words[words.length - 1]!;
+  const single = isPlural(last) ? last.replace(/ies$/, 'y').replace(/(?:ses|xes|ches|shes)$/, (m) => m.slice(0, -2)).replace(/s$/, '') : last;
+  const rest = [...words.slice(0, -1), single].join(' ');
+  const owned = POSSESSABLE.has(single.toLowerCase()) || /\bplan$/.test(single);
+  return owned ? `my ${rest}` : `${/^[aeiou]/i.test(rest) ? 'an' : 'a'} ${rest}`;
+}
+
+/** Openers of a clause that is not a plain statement ("Actually, ...", "Additionally, if ..."). */
+const DISCOURSE = new Set('btw whether actually additionally also however but so then now maybe perhaps basically anyway otherwise alternatively unfortunately fortunately note if when while because since although though just'.split(' '));
+/** A noun phrase a question can name: two to five plain words (letters, hyphens), no clause opener. */
+const CLAUSE_WORDS = new Set('and or but so it its they them he she we i you btw etc which who'.split(' '));
+const VAGUE_TAILS = new Set('last first next other one ones thing things stuff way both right here there too well again now whether about'.split(' '));
+function cleanPhrase(words: readonly string[]): boolean {
+  if (words.length === 0 || words.length > 5 || !words.every((w) => /^[A-Za-z][A-Za-z-]*$/.test(w))) return false;
+  const lower = words.map((w) => w.toLowerCase());
+  if (DISCOURSE.has(lower[0]!) || lower.some((w) => CLAUSE_WORDS.has(w) || SUBJECTS.has(w))) return false;
+  const last = lower[lower.length - 1]!;
+  if (DETERMINERS.has(last) || VAGUE_TAILS.has(last)) return false;
+  return lower.some((w) => !DETERMINERS.has(w) && w.length >= 3);
+}
+
+/** Words up to the first preposition, comma or clause (the object of a verb). */
+function objectOf(words: string[]): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    if (word === ',' || PREPOSITION.test(word) || /^(?:and|or|but|so|which|that|because)$/i.test(word)) break;
+    out.push(word);
+    if (out.length >= 6) break;
+  }
+  return out;
+}
+
+/**
+ * The question a customer asks that a statement answers, or null when no rule reads it well
+ * (English only):
+ * - "Customers on annual plans can cancel at the end of the term." -> "Can I cancel my annual plan?"
+ * - "You can export your invoices from Billing." -> "How do I export my invoices?"
+ * - "Monthly plans can be cancelled at any time." -> "How do I cancel a monthly plan?"
+ * - "To reset your password, open Settings." -> "How do I reset my password?"
+ * - "Shipping costs 5 EUR." -> "How much does shipping cost?"; "Delivery takes 3 days." -> "How long does delivery take?"
+ */
+export function questionFromStatement(sentence: string): string | null {
+  const text = squash(stripMarkdown(sentence)).replace(/[.!;:]+$/, '');
+  if (!text || text.endsWith('?') || /[^\x00-\x7f]/.test(text.replace(/[^\p{L}]/gu, ''))) return null;
+  const words = text.replace(/,/g, ' ,').split(' ').filter(Boolean);
+  const lower = words.map((w) => w.toLowerCase());
+
+  // "To reset your password, ..."
+  if (lower[0] === 'to' && VERBS.has(lower[1] ?? '')) {
+    const object = objectOf(words.slice(2));
+    const comma = words.indexOf(',');
+    if (comma > 2 && cleanPhrase(object)) return `How do I ${lower[1]} ${swapPronouns(lowerPhrase(object.join(' ')))}?`;
+  }
+
+  const can = lower.findIndex((w, i) => i > 0 && (w === 'can' || w === 'may'));
+  if (can > 0 && can <= 8) {
+    // "With the new add-ons, you can get code highlighting ...": the clause before the comma sets the scene.
+    const afterComma = words.slice(0, can).lastIndexOf(',');
+    const subject = afterComma >= 0 && can - afterComma === 2 && lower[can - 1] === 'you' ? ['you'] : words.slice(0, can);
+    const head = subject[0]!.toLowerCase();
+    if (subject.includes(',') || DISCOURSE.has(head)) return null;
+    // "... can be cancelled ..." (passive): the subject is what is acted on.
+    if (lower[can + 1] === 'be' || (lower[can + 1] === 'only' && lower[can + 2] === 'be')) {
+      const at = lower[can + 1] === 'be' ? can + 2 : can + 3;
+      const verb = verbOfParticiple(lower[at] ?? '');
+      if (verb && cleanPhrase(subject) && !PERSON_SUBJECTS.has(head)) return `How do I ${verb} ${asOne(subject.join(' '))}?`;
+      return null;
+    }
+    const verb = lower[can + 1] ?? '';
+    if (!VERBS.has(verb)) return null;
+    if (PERSON_SUBJECTS.has(head) || head === 'i' || head === 'we') {
+      const object = objectOf(words.slice(can + 2));
+      if (cleanPhrase(object)) return head === 'you' ? `How do I ${verb} ${swapPronouns(lowerPhrase(object.join(' ')))}?` : `Can I ${verb} ${swapPronouns(lowerPhrase(object.join(' ')))}?`;
+      // "Customers on annual plans can cancel ...": the qualifier is what the verb acts on.
+      const on = subject.findIndex((w, i) => i > 0 && /^(?:on|with|of)$/i.test(w));
+      if (on > 0 && cleanPhrase(subject.slice(on + 1)) && object.length === 0) return `Can I ${verb} ${asOne(subject.slice(on + 1).join(' '))}?`;
+      return null;
+    }
+    return null;
+  }
+
+  // "Refunds are processed within 5 days." / "Invoices are issued on the first day of the month."
+  const passive = /^(.{3,60}?) (is|are) ([a-z]+) (within|in|on|every|each|at|after)\b/i.exec(text);
+  if (passive && cleanPhrase(passive[1]!.split(' '))) {
+    const verb = verbOfParticiple(passive[3]!);
+    if (verb) {
+      const when = passive[4]!.toLowerCase();
+      if (when === 'within' || when === 'in' || when === 'after') return `How long does it take to ${verb} ${asOne(passive[1]!)}?`;
+      return `When ${passive[2]!.toLowerCase()} ${swapPronouns(lowerPhrase(passive[1]!))} ${passive[3]!.toLowerCase()}?`;
+    }
+  }
+
+  // "<Thing> costs / takes / includes ..."
+  const fact = /^(.{3,60}?) (costs?|takes?|includes?|lasts?) /i.exec(text);
+  if (fact && cleanPhrase(fact[1]!.split(' ')) && !PERSON_SUBJECTS.has(fact[1]!.split(' ')[0]!.toLowerCase())) {
+    const thing = swapPronouns(lowerPhrase(fact[1]!));
+    const plural = isPlural(thing.split(' ').at(-1)!);
+    const doesDo = plural ? 'do' : 'does';
+    const verb = fact[2]!.toLowerCase().replace(/s$/, '');
+    if (verb === 'cost') return `How much ${doesDo} ${thing} cost?`;
+    if (verb === 'take' || verb === 'last') return `How long ${doesDo} ${thing} ${verb}?`;
+    return `What ${doesDo} ${thing} include?`;
+  }
+  return null;
+}
