@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planMessage, requiredStatements, searchTopics } from '../../src/ai/builtin/answer.js';
 import { type DiagnoseInput, diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
+import { factValues, isRevision, valueKind } from '../../src/ai/builtin/facts.js';
 import { matchRules } from '../../src/ai/builtin/rule-flow.js';
 
 const REFUNDS = { id: 'a-refunds', title: 'Refund policy', body: 'Annual plans can be refunded within 30 days of purchase. Monthly plans are not refunded. Refunds reach your card within 10 business days.', questions: [], used: true };
@@ -97,5 +98,17 @@ describe('prompt instructions the built-in engine follows', () => {
     const rules = [{ id: 'r', name: 'Change shipping address', description: 'The customer wants to change the shipping address. Not for messages like: "Do you ship to Canada?".' }];
     assert.deepEqual(matchRules({ message: 'Do you ship to Canada?', rules }).matches, [{ ruleId: 'r', score: 0, reason: 'the rule is not for messages like "Do you ship to Canada?"' }]);
     assert.ok(matchRules({ message: 'I need to change my shipping address', rules }).matches[0]!.score > 0.2);
+  });
+});
+
+describe('fact values', () => {
+  it('reads the values of a statement and tells a revision from another fact', () => {
+    assert.deepEqual(factValues('The Pro plan includes 200 GB of storage for $12 per month until March 31.'), ['pro plan', '200 gb', '$12', 'march 31']);
+    assert.deepEqual(['30 days', 'two weeks', '$10', '5 eur', 'march 3', 'mondays', 'enterprise plan', '3 seats', '14'].map(valueKind),
+      ['duration', 'duration', 'amount', 'amount', 'date', 'date', 'plan', 'seat', 'number']);
+    assert.equal(isRevision('Refunds are processed within 3 business days.', 'We process refunds within 5 business days.'), true);
+    assert.equal(isRevision('Every new workspace starts with a free trial of 14 days.', 'Trial workspaces start with 5 projects.'), false, 'another kind of value');
+    assert.equal(isRevision('Delivery costs 5 EUR.', 'Delivery costs 9 EUR in Spain.'), false, 'another subject');
+    assert.equal(isRevision('The Starter plan includes 3 seats.', 'From now on the Starter plan includes 5 seats.'), true);
   });
 });

@@ -38,6 +38,12 @@ export function factValues(sentence: string): string[] {
 
 const normalise = (value: string) => value.toLowerCase().replace(/^the\s+/, '').replace(/\s+/g, ' ').trim();
 
+/** How `sentence` writes one of its values (`value` as factValues gives it): "200 GB" for "200 gb". */
+export function valueAsWritten(sentence: string, value: string): string {
+  const match = [...sentence.matchAll(VALUE)].find((m) => normalise(m[0]) === value);
+  return match ? match[0].replace(/^the\s+/i, '').trim() : value;
+}
+
 /** A statement with its values taken out, but for those in `keep` (values both statements share are part of their subject). */
 export function withoutValues(sentence: string, keep: ReadonlySet<string> = new Set()): string {
   return sentence.replace(VALUE, (value) => (keep.has(normalise(value)) ? value : ' '));
@@ -53,6 +59,25 @@ export function subjectTerms(sentence: string, keep: ReadonlySet<string> = new S
   return [...new Set(terms(withoutValues(sentence, keep)).filter((t) => !TIME_MARKERS.has(t)))];
 }
 
+const DURATION = /(?:business days?|working days?|days?|weeks?|months?|years?|hours?|minutes?|seconds?)$/;
+const CURRENCY = /^[$€£]|(?:usd|eur|gbp|chf|dollars?|euros?|pounds?|cents?)$/;
+
+/** What a value measures: a duration, an amount, a date, a plan, a count of some unit, or a bare number. */
+export function valueKind(value: string): string {
+  if (CURRENCY.test(value)) return 'amount';
+  if (new RegExp(`^${MONTH}\\b|\\b${MONTH}$|^${WEEKDAY}$`).test(value)) return 'date';
+  if (DURATION.test(value)) return 'duration';
+  if (/plan$/.test(value)) return 'plan';
+  const unit = /^[\d.,]+\s*(\D+)$/.exec(value)?.[1] ?? (/^[a-z]+ (\D+)$/.exec(value)?.[1] ?? '');
+  return unit ? unit.replace(/s$/, '') : 'number';
+}
+
+/** Whether `after` changes a value of `before` into another value of the same kind (30 days -> 14 days, not 30 days -> 5 projects). */
+export function changesValue(before: readonly string[], after: readonly string[]): boolean {
+  const gone = new Set(before.filter((v) => !after.includes(v)).map(valueKind));
+  return after.some((v) => !before.includes(v) && gone.has(valueKind(v)));
+}
+
 /** Jaccard similarity of two statements' subjects at or above which they are one fact. */
 export const SAME_SUBJECT = 0.8;
 
@@ -64,7 +89,7 @@ export function isRevision(old: string, next: string): boolean {
   const before = factValues(old);
   const after = factValues(next);
   if (before.length === 0 || after.length === 0) return false;
-  if (before.length === after.length && before.every((v, i) => v === after[i])) return false;
+  if (!changesValue(before, after)) return false;
   const shared = new Set(before.filter((v) => after.includes(v)));
   const a = subjectTerms(old, shared);
   const b = new Set(subjectTerms(next, shared));

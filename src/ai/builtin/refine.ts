@@ -1,4 +1,4 @@
-import { factValues, withoutValues } from './facts.js';
+import { changesValue, factValues, valueAsWritten, withoutValues } from './facts.js';
 import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokenize } from './text.js';
 
 /**
@@ -326,26 +326,28 @@ export function factsOf(feedback: string): string[] {
  * differing value replaced by the fact's when both hold one, else the fact in its place.
  */
 function conflictingSentence(body: string, facts: string[]): { sentence: string; fact: string; corrected: string } | null {
-  let best: { sentence: string; fact: string; corrected: string; shared: number } | null = null;
+  let best: { sentence: string; fact: string; corrected: string; shared: number; common: number } | null = null;
   for (const fact of facts) {
     const factQuantities = factValues(fact);
     if (factQuantities.length === 0) continue;
     for (const sentence of splitSentences(body)) {
       const own = factValues(sentence);
-      if (own.length === 0 || own.every((q) => factQuantities.includes(q))) continue;
+      if (!changesValue(own, factQuantities)) continue;
       // Values both state (the same plan, say) are part of what the two are about.
       const subject = terms(withoutValues(fact, new Set(own.filter((q) => factQuantities.includes(q)))));
       if (subject.length < 2) continue;
       const said = new Set(terms(sentence));
       const shared = subject.filter((t) => said.has(t)).length / subject.length;
-      if (shared < 0.6 || (best && shared <= best.shared)) continue;
+      // The best match: the most subject words, then the most values in common (the Pro plan's sentence for a fact about the Pro plan).
+      const common = own.filter((q) => factQuantities.includes(q)).length;
+      if (shared < 0.6 || (best && (shared < best.shared || (shared === best.shared && common <= best.common)))) continue;
       const differing = [...new Set(own.filter((q) => !factQuantities.includes(q)))];
       const replacing = [...new Set(factQuantities.filter((q) => !own.includes(q)))];
       const corrected =
         differing.length === 1 && replacing.length === 1
-          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), replacing[0]!)
+          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), valueAsWritten(fact, replacing[0]!))
           : fact;
-      best = { sentence, fact, corrected, shared };
+      best = { sentence, fact, corrected, shared, common };
     }
   }
   return best && { sentence: best.sentence, fact: best.fact, corrected: best.corrected };
