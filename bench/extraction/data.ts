@@ -44,8 +44,10 @@ export function loadAebReferences(): ReferenceSystem[] {
 
 interface WcxbTruth { url: string; ground_truth: { main_content?: string; with?: string[]; without?: string[] } }
 
-export function loadWcxb(): WcxbCase[] {
-  const dir = path.join(benchDataDir(), 'extraction/wcxb-dev-docs');
+/** A WCXB set: `wcxb-dev-docs` (documentation) or `wcxb-dev-mixed` (six other page types, with their type). */
+export function loadWcxb(set: 'wcxb-dev-docs' | 'wcxb-dev-mixed' = 'wcxb-dev-docs'): (WcxbCase & { pageType: string })[] {
+  const dir = path.join(benchDataDir(), 'extraction', set);
+  const types = set === 'wcxb-dev-mixed' ? (JSON.parse(readFileSync(path.join(dir, 'page-types.json'), 'utf8')) as Record<string, { page_type: string }>) : {};
   return readdirSync(path.join(dir, 'ground-truth')).filter((f) => f.endsWith('.json')).sort().map((file) => {
     const id = file.replace(/\.json$/, '');
     const truth = JSON.parse(readFileSync(path.join(dir, 'ground-truth', file), 'utf8')) as WcxbTruth;
@@ -56,6 +58,7 @@ export function loadWcxb(): WcxbCase[] {
       with: truth.ground_truth.with ?? [],
       without: truth.ground_truth.without ?? [],
       html: readGz(path.join(dir, 'html', `${id}.html.gz`)),
+      pageType: types[id]?.page_type ?? 'documentation',
     };
   });
 }

@@ -1,6 +1,7 @@
 // Extraction benchmark: Parley's extractHtml against the Readability-on-linkedom baseline on the
-// Scrapinghub article benchmark (AEB) and the WCXB documentation pages, quality and speed side by side.
-// Usage: npm run bench:extraction [-- --debug[=N]] [--only=aeb|wcxb] [--no-baseline]
+// Scrapinghub article benchmark (AEB), the WCXB documentation pages and the WCXB mixed page types
+// (per type), quality and speed side by side.
+// Usage: npm run bench:extraction [-- --debug[=N]] [--only=aeb|wcxb|mixed] [--no-baseline]
 //   --debug      print Parley's N worst pages per data set (default 15) with their scores
 //   --only       run a single data set
 //   --no-baseline  skip the Readability baseline (faster iteration)
@@ -39,13 +40,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted[index] ?? 0;
 }
 
-/** One untimed warm-up pass (JIT, lazy module init), then a timed pass around the whole call. */
+/** One untimed warm-up pass (JIT, lazy module init), then a timed pass around the whole call. A page the extractor throws on gives no text. */
 function runExtractor(extract: Extractor, pages: { html: string; url: string }[]): { texts: string[]; timing: Timing } {
-  for (const page of pages) extract(page.html, page.url);
+  const safe = (html: string, url: string) => {
+    try {
+      return extract(html, url);
+    } catch {
+      return '';
+    }
+  };
+  for (const page of pages) safe(page.html, page.url);
   const times: number[] = [];
   const texts = pages.map((page) => {
     const start = performance.now();
-    const text = extract(page.html, page.url);
+    const text = safe(page.html, page.url);
     times.push(performance.now() - start);
     return text;
   });
@@ -94,7 +102,7 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = { startedAt: new Date().toISOString(), node: process.version };
   const started = performance.now();
 
-  if (only !== 'wcxb') {
+  if (only === undefined || only === 'aeb') {
     const cases = loadAeb();
     report.aebValidation = validateAebScorer(cases);
     const runs: SystemRun<AebSummary>[] = [];
@@ -112,7 +120,7 @@ async function main(): Promise<void> {
     report.aeb = runs;
   }
 
-  if (only !== 'aeb') {
+  if (only === undefined || only === 'wcxb') {
     const cases: WcxbCase[] = loadWcxb();
     const runs: SystemRun<WcxbSummary>[] = [];
     for (const [system, extract] of systems) {
@@ -128,6 +136,29 @@ async function main(): Promise<void> {
       ['system', 'F1', 'P', 'R', 'with', 'without', 'p50 ms', 'p99 ms'],
       runs.map((r) => [r.system, f3(r.summary.f1), f3(r.summary.precision), f3(r.summary.recall), f3(r.summary.withShare), f3(r.summary.withoutShare), ms(r.timing.p50), ms(r.timing.p99)]));
     report.wcxb = runs;
+  }
+
+  if (only === undefined || only === 'mixed') {
+    // Unseen page types: word F1 per page type side by side with the baseline, and the pages that came out empty.
+    const cases = loadWcxb('wcxb-dev-mixed');
+    const types = [...new Set(cases.map((c) => c.pageType))];
+    const rows: string[][] = [];
+    const runs: { system: string; byType: Record<string, number>; all: number; empty: number; emptyWithGold: number }[] = [];
+    for (const [system, extract] of systems) {
+      const { texts } = runExtractor(extract, cases);
+      const pages: WcxbPage[] = cases.map((c, i) => wcxbPage(texts[i] ?? '', c.gold, c.with, c.without));
+      const byType = Object.fromEntries(types.map((t) => [t, wcxbSummary(pages.filter((_, i) => cases[i]!.pageType === t)).f1]));
+      const empty = texts.filter((t) => !(t ?? '').trim()).length;
+      const emptyWithGold = texts.filter((t, i) => !(t ?? '').trim() && cases[i]!.gold.trim()).length;
+      runs.push({ system, byType, all: wcxbSummary(pages).f1, empty, emptyWithGold });
+      rows.push([system, ...types.map((t) => f3(byType[t]!)), f3(wcxbSummary(pages).f1), String(emptyWithGold)]);
+      if (debugCount && system.startsWith('parley')) {
+        debugWorst('WCXB mixed', cases.map((c) => `${c.id} ${c.pageType}`), pages, (p) => p.f1, (p) => `P ${f3(p.precision)} R ${f3(p.recall)}`, debugCount);
+      }
+    }
+    printTable(`WCXB dev mixed: ${cases.length} pages of ${types.length} types (word F1, macro; aim: parley >= 0.88 over all, no page with readable text left empty)`,
+      ['system', ...types, 'all', 'empty with text'], rows);
+    report.wcxbMixed = runs;
   }
 
   report.totalSeconds = (performance.now() - started) / 1000;

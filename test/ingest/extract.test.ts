@@ -195,7 +195,7 @@ describe('extractHtml', () => {
 
   it('cleans site suffixes from the document title when there is no matching <h1>', () => {
     const html = '<html><head><title>Shipping times - Acme Support</title></head><body><p>Orders ship within two business days from our warehouse in Ohio.</p></body></html>';
-    assert.deepEqual(extractHtml(html), { title: 'Shipping times', paragraphs: ['Orders ship within two business days from our warehouse in Ohio.'] });
+    assert.deepEqual(extractHtml(html), { title: 'Shipping times', paragraphs: ['Orders ship within two business days from our warehouse in Ohio.'], method: 'main_content' });
     const og = '<html><head><meta property="og:title" content="Returns policy"><title>Acme</title></head><body><p>Return any item within thirty days of delivery for a full refund.</p></body></html>';
     assert.equal(extractHtml(og).title, 'Returns policy');
   });
@@ -290,6 +290,29 @@ describe('extractHtml', () => {
     const start = performance.now();
     assert.deepEqual(extractHtml(html).paragraphs, ['deep text']);
     assert.ok(performance.now() - start < 2000);
+  });
+});
+
+describe('extractHtml fallbacks: a page with readable text never comes out empty', () => {
+  const shell = (head: string, body: string) => `<!doctype html><html><head><title>Widget</title>${head}</head><body>${body}</body></html>`;
+
+  it('reads the main content first and says so', () => {
+    const out = extractHtml(shell('', '<main><p>The widget ships in two colours and fits every standard mount.</p></main>'));
+    assert.deepEqual([out.method, out.paragraphs], ['main_content', ['The widget ships in two colours and fits every standard mount.']]);
+  });
+
+  it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
+    const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
+    const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));
+    assert.deepEqual([out.method, out.paragraphs], ['structured_data', ['A sturdy widget for every standard mount, in two colours.', 'Fitted it in five minutes, works as described.']]);
+  });
+
+  it('falls back to <noscript> text, then to the meta description', () => {
+    const noscript = extractHtml(shell('', '<div id="app"></div><noscript>This forum needs JavaScript. The latest thread: how to fit the widget on a curved wall.</noscript>'));
+    assert.deepEqual([noscript.method, noscript.paragraphs], ['structured_data', ['This forum needs JavaScript. The latest thread: how to fit the widget on a curved wall.']]);
+    const meta = extractHtml(shell('<meta name="description" content="Profile of Ada, who builds widgets and writes about mounts.">', '<div id="app"></div>'));
+    assert.deepEqual([meta.method, meta.paragraphs], ['meta_description', ['Profile of Ada, who builds widgets and writes about mounts.']]);
+    assert.deepEqual(extractHtml(shell('', '<div id="app"></div>')).paragraphs, [], 'nothing readable: nothing');
   });
 });
 

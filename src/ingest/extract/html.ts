@@ -548,6 +548,7 @@ export interface HtmlAnalysis {
   blocks: Block[];
   container: DomElement | null;
   kept: Block[];
+  root: DomElement;
 }
 
 const parseRoot = (html: string) => (parseHTML(html) as unknown as { document: DomDocument }).document.documentElement;
@@ -586,10 +587,63 @@ export function analyseHtml(html: string): HtmlAnalysis {
   const container = chooseContainer(blocks, root);
   const kept = blocks.filter((b) => isInside(b.el, container) && keepBlock(b)
     && !(b.mark && b.mark !== container && isInside(b.mark, container)));
-  return { title: pickTitle(root, blocks), blocks, container, kept };
+  return { title: pickTitle(root, blocks), blocks, container, kept, root };
 }
 
+/**
+ * Title and paragraphs of a page, in steps, so a page with any readable text gives text:
+ * 1. `main_content`: the blocks of the chosen main-content container;
+ * 2. `text_blocks`: else every prose block of the page that is not link lists or boilerplate;
+ * 3. `structured_data`: else the text of its JSON-LD (article bodies, descriptions, answers) and
+ *    of its <noscript> elements;
+ * 4. `meta_description`: else its description or og:description meta tag.
+ * `method` says which step gave the text.
+ */
 export function extractHtml(html: string, _url?: string): Extracted {
-  const { title, kept } = analyseHtml(html);
-  return { title, paragraphs: tidyParagraphs(kept.map((b) => b.text)) };
+  const { title, kept, blocks, root } = analyseHtml(html);
+  const main = tidyParagraphs(kept.map((b) => b.text));
+  if (main.length) return { title, paragraphs: main, method: 'main_content' };
+  const prose = tidyParagraphs(blocks.filter((b) => b.kind !== 'heading' && keepBlock(b) && b.chars >= 20).map((b) => b.text));
+  if (prose.length) return { title, paragraphs: prose, method: 'text_blocks' };
+  const structured = tidyParagraphs([...jsonLdTexts(root), ...noscriptTexts(root)]);
+  if (structured.length) return { title, paragraphs: structured, method: 'structured_data' };
+  const meta = root.querySelector('meta[name="description"], meta[property="og:description"], meta[name="og:description"], meta[name="twitter:description"]');
+  const description = meta ? normaliseSpace(attr(meta, 'content')) : '';
+  return { title, paragraphs: tidyParagraphs(description ? [description] : []), method: 'meta_description' };
+}
+
+/** JSON-LD keys whose string values are a page's text. */
+const JSON_LD_TEXT_KEYS = new Set(['articleBody', 'text', 'description', 'reviewBody', 'answerExplanation', 'abstract']);
+
+/** The texts of a page's JSON-LD, in document order, markup in them stripped. */
+function jsonLdTexts(root: DomElement): string[] {
+  const out: string[] = [];
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 12 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof item === 'string' && JSON_LD_TEXT_KEYS.has(key)) {
+        const text = normaliseSpace(item.replace(/<[^>]*>/g, ' '));
+        if (text.length >= 20 && !out.includes(text)) out.push(text);
+      } else {
+        visit(item, depth + 1);
+      }
+    }
+  };
+  for (const script of root.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      visit(JSON.parse(script.textContent ?? ''), 0);
+    } catch {
+      // A malformed JSON-LD block gives nothing.
+    }
+  }
+  return out;
+}
+
+/** Readable text inside <noscript> elements (markup in them is text to the parser: stripped). */
+function noscriptTexts(root: DomElement): string[] {
+  return [...root.querySelectorAll('noscript')].map((el) => normaliseSpace((el.textContent ?? '').replace(/<[^>]*>/g, ' '))).filter((text) => text.length >= 40);
 }

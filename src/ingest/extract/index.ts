@@ -51,5 +51,5 @@ export async function extractContent(input: ExtractInput): Promise<Extracted> {
   }
   const paragraphs = tidyParagraphs(result.paragraphs);
   if (paragraphs.length === 0) throw new UnsupportedContentError('no extractable text');
-  return { title: result.title, paragraphs };
+  return { title: result.title, paragraphs, ...(result.method ? { method: result.method } : {}) };
 }

@@ -98,6 +98,8 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
     ...unchanged,
     title: titleGiven ? source.title : title || source.title,
     mimeType: MIME_TYPE_OF_KIND[kind],
+    // Which extraction step gave an HTML page's text (main content, text blocks, structured data, meta description).
+    ...(extracted.method ? { misc: { ...source.misc, extraction: extracted.method } } : {}),
     paragraphs,
     ...comparison,
     contentFingerprint: fingerprint,
