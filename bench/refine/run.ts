@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableBackends, exitOnSignals, onServer, positiveIntEnv, type RunningServer, sleep, writeResults } from '../support.js';
-import { ARTICLES, type Case, CASES, RULES } from './cases.js';
+import { ARTICLES, type Case, CASES, HELD_OUT, RULES } from './cases.js';
 
 interface Outcome {
   id: string;
@@ -33,6 +33,8 @@ interface Outcome {
 interface Report {
   backend: string;
   outcomes: Outcome[];
+  /** The held-out cases (HELD_OUT), scored apart. */
+  heldOut: Outcome[];
   error?: string;
 }
 
@@ -153,7 +155,7 @@ async function main(): Promise<number> {
   const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   const reports: Report[] = [];
   for (const backend of await availableBackends({})) {
-    const report: Report = { backend: backend.name, outcomes: [] };
+    const report: Report = { backend: backend.name, outcomes: [], heldOut: [] };
     reports.push(report);
     await onServer(
       backend,
@@ -162,6 +164,7 @@ async function main(): Promise<number> {
         const call = client(server);
         const ws = await build(call, apiUrl);
         for (const kase of cases) report.outcomes.push(await runCase(call, ws, kase));
+        for (const kase of HELD_OUT) report.heldOut.push(await runCase(call, ws, kase));
       },
       { PARLEY_LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT_MAX: '100000000', PARLEY_FETCH_ALLOW_PRIVATE: 'true', PARLEY_JOB_POLL_SECONDS: '0.5' },
     );
@@ -194,7 +197,22 @@ async function main(): Promise<number> {
       const of = o.filter((x) => `${x.expected.failureStage}/${x.expected.failureMode}` === stage);
       lines.push(`| ${stage} | ${of.length} | ${share(of, (x) => x.rootCauseRight)} | ${share(of, (x) => x.fixed)} |`);
     }
-    const misses = o.filter((x) => !x.rootCauseRight || !x.targetRight || !x.fixed || x.worse || x.seededPasses);
+    const h = r.heldOut;
+    if (h.length) {
+      lines.push(
+        '',
+        `Held-out cases (written after the engine, never used to change it): ${h.length}`,
+        '',
+        '| measure | result |',
+        '|---|---:|',
+        `| root cause right | ${share(h, (x) => x.rootCauseRight)} |`,
+        `| target right | ${share(h, (x) => x.targetRight)} |`,
+        `| fixed on replay | ${share(h, (x) => x.fixed)} |`,
+        `| replay worse than the original | ${h.filter((x) => x.worse).length} |`,
+        `| seeded answers that already passed their check | ${h.filter((x) => x.seededPasses).length} |`,
+      );
+    }
+    const misses = [...o, ...h].filter((x) => !x.rootCauseRight || !x.targetRight || !x.fixed || x.worse || x.seededPasses);
     if (misses.length) {
       lines.push('', 'Cases not fully right:');
       for (const x of misses) {
