@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { refineIterationJob } from '../../src/modules/refine/index.js';
 import { type Event, type Interaction, interaction, say, type Setup, setupAgent, UNKNOWN } from '../conversations/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import type { Tenant } from '../support/factories.js';
+import { makeTenant, type Tenant } from '../support/factories.js';
 import { poll } from '../support/poll.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
 
@@ -196,6 +196,38 @@ describe('Refine with AI', () => {
     const replays = (await analytics('&source=replay')).summary.totalConversations;
     assert.ok(replays >= 4, `${replays} replays`);
     assert.equal((await analytics('&source=all')).summary.totalConversations, (await analytics('')).summary.totalConversations + replays);
+  });
+
+  it('refuses to publish a prompt draft or a rule draft whose base moved on, naming the draft', async () => {
+    const w = await makeTenant(t);
+    const mine = await setupAgent(t, w);
+    await ok(201, 'POST', '/v2/hc-articles/public', {
+      title: 'Gift cards', agentInstruction: '', questions: [], keywords: [], escalation: false, parentFolderId: mine.folderId,
+      mainKnowledge: 'Gift cards can be bought in the shop for any plan. Gift cards can be used for any plan. Gift cards never expire. A voucher bought by mistake is not refundable.',
+    }, w.key);
+    const [, reply] = await ask('Can I buy gift cards for any plan?', mine);
+    const session = await refine(reply, 'It should have said that a voucher bought by mistake is not refundable.', w);
+    const iteration = session.latestIteration!;
+    assert.equal(iteration.status, 'ready', iteration.error ?? '');
+    const [change] = iteration.changes;
+    assert.deepEqual([change?.changeType, change?.rootCause.failureMode, change?.rootCause.target.promptType], ['update_prompt', 'required_information_omitted', 'hcGuidelinePrompt']);
+    assert.match(iteration.newAnswerSnapshot?.content ?? '', /A voucher bought by mistake is not refundable\./);
+    const current = await ok<{ hcPlanningPrompt: unknown[]; hcGuidelinePrompt: unknown[]; hcChannelPrompt: unknown[] }>(200, 'GET', `/v2/bots/${mine.agentId}/hc-prompt/public`, undefined, w.readKey);
+    await ok(201, 'POST', `/v2/bots/${mine.agentId}/hc-prompt`, { hcPlanningPrompt: current.hcPlanningPrompt, hcGuidelinePrompt: current.hcGuidelinePrompt, hcChannelPrompt: current.hcChannelPrompt }, w.key);
+    const stale = await t.request('POST', publishPath(session.id, iteration.id), { key: w.key });
+    assertError(stale, 409, new RegExp(`^prompt draft ${change!.draftPromptVersionId}: prompts changed since the draft was made`));
+
+    const rule = await ok<{ id: string }>(201, 'POST', '/v2/hc-rules/public', { name: 'Gift card balance', description: 'The customer asks about the balance left on a gift card', botIds: [mine.agentId], flowConfig: { type: 'message', message: 'Your balance is shown in your account.' } }, w.key);
+    const [, ruled] = await ask('What is the balance left on my gift card?', mine);
+    assert.equal(ruled.message, 'Your balance is shown in your account.');
+    const ruleSession = await refine(ruled, 'It should have asked for the gift card number first.', w);
+    const ruleIteration = ruleSession.latestIteration!;
+    assert.equal(ruleIteration.status, 'ready', ruleIteration.error ?? '');
+    await ok(200, 'PATCH', `/v2/hc-rules/${rule.id}/public`, { description: 'The customer asks about the balance of a gift card' }, w.key);
+    const draftId = ruleIteration.changes[0]!.draftRuleVersionId!;
+    assertError(await t.request('POST', publishPath(ruleSession.id, ruleIteration.id), { key: w.key }), 409,
+      new RegExp(`^rule draft ${draftId}: the rule "Gift card balance" changed since the draft was made \\(draft of version 1, current version 2\\)`));
+    assert.equal((await ok<{ version: number }>(200, 'GET', `/v2/hc-rules/${rule.id}/public`, undefined, w.readKey)).version, 2, 'nothing published');
   });
 
   it('ends no_change when the feedback names nothing to change, and the next iteration starts from the reply', async () => {

@@ -504,7 +504,7 @@ export async function publishRuleDraft(ctx: Ctx, id: string): Promise<RuleWithAg
     if (draft.status !== 'draft') throw new AppError('conflict', `rule draft ${id} is already ${draft.status}`);
     const rule = await requireRule(tx.db, tx, draft.ruleId, true);
     if (draft.baseVersion !== null && rule.version !== draft.baseVersion) {
-      throw new AppError('conflict', `rule draft ${id}: the rule "${rule.name}" changed since the draft was made (draft of version ${draft.baseVersion}, current version ${rule.version})`);
+      throw new AppError('conflict', `the rule "${rule.name}" changed since the draft was made (draft of version ${draft.baseVersion}, current version ${rule.version})`);
     }
     const updated = await updateRule(tx, draft.ruleId, {
       name: draft.item.name,
