@@ -593,7 +593,8 @@ export function analyseHtml(html: string): HtmlAnalysis {
 /**
  * Title and paragraphs of a page, in steps, so a page with any readable text gives text:
  * 1. `main_content`: the blocks of the chosen main-content container;
- * 2. `text_blocks`: else every prose block of the page that is not link lists or boilerplate;
+ * 2. `text_blocks`: else (or when the main content is short and the page's prose is far longer)
+ *    every prose block of the page that is not link lists or boilerplate;
  * 3. `structured_data`: else the text of its JSON-LD (article bodies, descriptions, answers) and
  *    of its <noscript> elements;
  * 4. `meta_description`: else its description or og:description meta tag.
@@ -602,8 +603,11 @@ export function analyseHtml(html: string): HtmlAnalysis {
 export function extractHtml(html: string, _url?: string): Extracted {
   const { title, kept, blocks, root } = analyseHtml(html);
   const main = tidyParagraphs(kept.map((b) => b.text));
-  if (main.length) return { title, paragraphs: main, method: 'main_content' };
   const prose = tidyParagraphs(blocks.filter((b) => b.kind !== 'heading' && keepBlock(b) && b.chars >= 20).map((b) => b.text));
+  const size = (list: string[]) => list.reduce((sum, p) => sum + p.length, 0);
+  // A main content far smaller than the page's prose is a wrong pick (a product page's title block, a listing's first card).
+  const tooSmall = size(main) < MAIN_MIN_CHARS && size(prose) > MAIN_SHARE_MIN * Math.max(1, size(main));
+  if (main.length && !tooSmall) return { title, paragraphs: main, method: 'main_content' };
   if (prose.length) return { title, paragraphs: prose, method: 'text_blocks' };
   const structured = tidyParagraphs([...jsonLdTexts(root), ...noscriptTexts(root)]);
   if (structured.length) return { title, paragraphs: structured, method: 'structured_data' };
@@ -611,6 +615,14 @@ export function extractHtml(html: string, _url?: string): Extracted {
   const description = meta ? normaliseSpace(attr(meta, 'content')) : '';
   return { title, paragraphs: tidyParagraphs(description ? [description] : []), method: 'meta_description' };
 }
+
+/**
+ * A main content shorter than this (characters) while the page's prose blocks hold MAIN_SHARE_MIN
+ * times more is a wrong pick and gives way to the prose blocks (chosen on the WCXB dev sets: mixed
+ * 0.702 -> 0.715, docs 0.932 -> 0.934, AEB unchanged).
+ */
+const MAIN_MIN_CHARS = 2000;
+const MAIN_SHARE_MIN = 2;
 
 /** JSON-LD keys whose string values are a page's text. */
 const JSON_LD_TEXT_KEYS = new Set(['articleBody', 'text', 'description', 'reviewBody', 'answerExplanation', 'abstract']);
