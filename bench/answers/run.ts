@@ -16,6 +16,7 @@
 // BENCH_ANSWER_PARTS=quality or latency runs one half.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { plainBm25 } from '../bm25.js';
 import { type BackendName, ROOT, availableBackends, exitOnSignals, onServer, positiveIntEnv, writeResults } from '../support.js';
 
 interface Data {
@@ -69,29 +70,12 @@ function score(outcomes: Outcome[], pick: (o: Outcome) => string | null): Scores
   };
 }
 
-/** The README's reference: plain BM25 (k1 1.2, b 0.75) over lower-cased \w+ tokens; top article and its score. */
+/** The README's reference: plain BM25; its top article (ties to the smaller id) and score. */
 function bm25(data: Data) {
-  const tokens = (text: string) => text.toLowerCase().match(/\w+/g) ?? [];
-  const docs = data.documents.map((d) => {
-    const tf = new Map<string, number>();
-    const words = tokens(`${d.title}\n${d.answers.join('\n\n')}`);
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    return { id: d.id, tf, length: words.length };
-  });
-  const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length;
-  const df = new Map<string, number>();
-  for (const d of docs) for (const w of d.tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  const idf = (w: string) => Math.log(1 + (docs.length - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
+  const scores = plainBm25(data.documents);
   return (query: string) => {
-    const terms = tokens(query);
     let best = { id: null as string | null, score: 0 };
-    for (const d of docs) {
-      const s = terms.reduce((sum, w) => {
-        const f = d.tf.get(w) ?? 0;
-        return sum + (f ? (idf(w) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg)) : 0);
-      }, 0);
-      if (s > best.score || (s === best.score && best.id !== null && d.id < best.id)) best = { id: d.id, score: s };
-    }
+    for (const d of scores(query)) if (d.score > best.score || (d.score === best.score && best.id !== null && d.id < best.id)) best = d;
     return best;
   };
 }

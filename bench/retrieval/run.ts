@@ -8,6 +8,7 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { plainBm25 } from '../bm25.js';
 import { type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, onServer } from '../support.js';
 
 interface StackFaq {
@@ -42,31 +43,11 @@ function quality(ranks: number[]): Quality {
   };
 }
 
-/** The README's reference: plain BM25 (k1 1.2, b 0.75) over lower-cased \w+ tokens of title + answers. */
+/** The README's reference: plain BM25 over title + answers. */
 function bm25Reference(data: StackFaq): Quality {
-  const tokens = (text: string) => text.toLowerCase().match(/\w+/g) ?? [];
-  const docs = data.documents.map((d) => {
-    const tf = new Map<string, number>();
-    const words = tokens(`${d.title}\n${d.answers.join('\n\n')}`);
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    return { id: d.id, tf, length: words.length };
-  });
-  const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length;
-  const df = new Map<string, number>();
-  for (const d of docs) for (const w of d.tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  const idf = (w: string) => Math.log(1 + (docs.length - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
+  const scores = plainBm25(data.documents);
   const ranks = data.queries.map((q) => {
-    const terms = tokens(q.query);
-    const scored = docs
-      .map((d) => ({
-        id: d.id,
-        score: terms.reduce((s, w) => {
-          const f = d.tf.get(w) ?? 0;
-          return s + (f ? (idf(w) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg)) : 0);
-        }, 0),
-      }))
-      .filter((d) => d.score > 0)
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    const scored = scores(q.query).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
     return scored.slice(0, 10).findIndex((d) => d.id === q.relevant) + 1;
   });
   return quality(ranks);

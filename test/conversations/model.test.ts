@@ -4,12 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
+import { type FakeLlm, fakeModelEnv, promptOf, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { expectStatus } from '../support/security.js';
 import { type Event, metadataOf, say, type Setup, setupAgent, type Trace } from './support.js';
 
-const taskOf = (request: FakeLlmRequest) => (request.body.response_format as { json_schema?: { name: string } } | undefined)?.json_schema?.name;
-const promptOf = (request: FakeLlmRequest) => (request.body.messages as { role: string; content: string }[]).map((m) => m.content).join('\n');
 const PLAN = { reasoning: 'A question about passwords.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' };
 
 describe('answers with a configured model', () => {

@@ -6,12 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { refineIterationJob } from '../../src/modules/refine/index.js';
 import { type Event, say, type Setup, setupAgent } from '../conversations/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
+import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, promptOf, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { poll } from '../support/poll.js';
 import { expectStatus } from '../support/security.js';
+import { SHIPPING_DIAGNOSIS } from './support.js';
 
-const taskOf = (request: FakeLlmRequest) => (request.body.response_format as { json_schema?: { name: string } } | undefined)?.json_schema?.name;
-const promptOf = (request: FakeLlmRequest) => (request.body.messages as { role: string; content: string }[]).map((m) => m.content).join('\n');
 const PLAN = { reasoning: 'A question.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' };
 
 interface Iteration { id: string; status: string; error: string | null; summary: string | null; confidence: string | null; newAnswerSnapshot: { content: string | null } | null; changes: { changeType: string; draftArticleId: string | null; rootCause: { failureStage: string; failureMode: string; target: Record<string, unknown> } }[] }
@@ -55,26 +54,7 @@ describe('Refine with AI with a configured model', () => {
   it('sends the reply, the feedback, the rules and the articles, and drafts and replays its changes', async () => {
     fake.reset();
     answerText = 'I am not sure; a colleague will follow up.';
-    answering(() => ({
-      json: {
-        summary: 'Add the shipping article.',
-        confidence: 'high',
-        changes: [
-          {
-            rootCause: {
-              failureStage: 'knowledge_search',
-              failureMode: 'relevant_knowledge_not_available',
-              reasoning: 'Nothing about Canada.',
-              target: { kind: 'kb_article', operation: 'create', promptType: null, articleId: null, articleFields: null, ruleId: null },
-            },
-            changeType: 'create_article',
-            promptSection: null,
-            article: { articleId: null, title: 'Shipping to Canada', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
-            rule: null,
-          },
-        ],
-      },
-    }));
+    answering(() => ({ json: SHIPPING_DIAGNOSIS }));
     const [, reply] = (await say(t, s.w.key, { content: 'Do you ship to Canada?', botId: s.agentId })) as [Event, Event];
     answerText = 'Yes, we ship to Canada within 5 business days.';
     const iteration = await refine(reply, 'It should say we ship to Canada within 5 business days.');

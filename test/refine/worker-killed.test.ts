@@ -2,31 +2,12 @@
 // process after its lease (PARLEY_REFINE_LEASE_SECONDS) and ends ready, never stuck.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
+import { type FakeLlm, fakeModelEnv, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { poll } from '../support/poll.js';
 import { freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+import { SHIPPING_DIAGNOSIS } from './support.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
-const taskOf = (request: FakeLlmRequest) => (request.body.response_format as { json_schema?: { name: string } } | undefined)?.json_schema?.name;
-
-const DIAGNOSIS = {
-  summary: 'Add the shipping article.',
-  confidence: 'high',
-  changes: [
-    {
-      rootCause: {
-        failureStage: 'knowledge_search',
-        failureMode: 'relevant_knowledge_not_available',
-        reasoning: 'Nothing about Canada.',
-        target: { kind: 'kb_article', operation: 'create', promptType: null, articleId: null, articleFields: null, ruleId: null },
-      },
-      changeType: 'create_article',
-      promptSection: null,
-      article: { articleId: null, title: 'Shipping to Canada', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
-      rule: null,
-    },
-  ],
-};
 
 describe('a Refine with AI iteration survives a killed worker', { timeout: 120_000 }, () => {
   let env: Record<string, string | undefined>;
@@ -54,10 +35,10 @@ describe('a Refine with AI iteration survives a killed worker', { timeout: 120_0
         diagnoses += 1;
         if (diagnoses === 1) {
           firstDiagnosis();
-          return { json: DIAGNOSIS, delayMs: 60_000 }; // the worker is killed while waiting for this answer
+          return { json: SHIPPING_DIAGNOSIS, delayMs: 60_000 }; // the worker is killed while waiting for this answer
         }
         answer = 'Yes, we ship to Canada within 5 business days.';
-        return { json: DIAGNOSIS };
+        return { json: SHIPPING_DIAGNOSIS };
       }
       return undefined;
     });

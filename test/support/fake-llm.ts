@@ -319,3 +319,10 @@ export function fakeModelEnv(url: string, apiKey: string, extra: Record<string, 
     ...extra,
   };
 }
+
+/** The AI task a structured-output request is for (its JSON schema's name, the LlmTask's name). */
+export const taskOf = (request: FakeLlmRequest): string | undefined =>
+  (request.body.response_format as { json_schema?: { name: string } } | undefined)?.json_schema?.name;
+
+/** Every message of a chat request, joined: what the model was asked. */
+export const promptOf = (request: FakeLlmRequest): string => (request.body.messages as { role: string; content: string }[]).map((m) => m.content).join('\n');
