@@ -13,6 +13,7 @@ import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
+import { providerRoutes } from './modules/providers/index.js';
 import { refineRoutes } from './modules/refine/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...searchRoutes(),
     ...generationRoutes(),
     ...sourceRoutes(),
+    ...providerRoutes(),
     ...tagRoutes(),
     ...ruleRoutes(),
     ...replyRuleRoutes(),

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { connectOperator, type OperatorClient, OperatorError } from './cli/operator.js';
 import { type Config, ConfigError, loadConfig, withOverrides } from './config/config.js';
-import { openDatabase, pgliteFolder } from './db/database.js';
+import { openDatabase, pgliteFolder, transaction } from './db/database.js';
 import { DataDirLockedError, acquireDataDirLock, readLock } from './db/lock.js';
 import { migrateDatabase } from './db/migrate.js';
 import { AppError } from './http/errors.js';
@@ -10,6 +10,7 @@ import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKeyBodySchema } from './modules/admin/index.js';
 import { workspaceNameSchema } from './modules/workspaces/index.js';
+import { rotateConnectionSecrets } from './modules/providers/index.js';
 import { rotateStoredSecrets } from './modules/tools/index.js';
 import { createLogger, currentSecretKey, startRuntime, stopOnSignals, writeEmbeddedSecretKey } from './runtime.js';
 import { createSecretBox, parseSecretKey } from './secrets.js';
@@ -186,14 +187,20 @@ async function runSecrets(config: Config, sub: string | undefined, flags: Flags)
     release = () => lock.release();
   }
   try {
-    let changed = 0;
+    let steps = 0;
+    let connections = 0;
     if (currentKey) {
       const database = config.databaseUrl
         ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: 2 })
         : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir) });
       try {
         await migrateDatabase(database);
-        ({ steps: changed } = await rotateStoredSecrets(database.db, createSecretBox(currentKey), createSecretBox(newKey), new Date()));
+        const [from, to] = [createSecretBox(currentKey), createSecretBox(newKey)];
+        // One transaction: a value that does not open with the current key changes nothing.
+        ({ steps, connections } = await transaction(database.db, async (tx) => ({
+          steps: (await rotateStoredSecrets(tx, from, to, new Date())).steps,
+          connections: await rotateConnectionSecrets(tx, from, to),
+        })));
       } finally {
         await database.close();
       }
@@ -201,9 +208,9 @@ async function runSecrets(config: Config, sub: string | undefined, flags: Flags)
     const next = newKey.toString('base64');
     if (!config.databaseUrl && !config.secretKey) {
       const file = writeEmbeddedSecretKey(config, next);
-      process.stdout.write(`re-sealed the secrets of ${changed} step(s); the new key is in ${file}\n`);
+      process.stdout.write(`re-sealed the secrets of ${steps} step(s) and ${connections} provider connection(s); the new key is in ${file}\n`);
     } else {
-      process.stdout.write(`re-sealed the secrets of ${changed} step(s); start every process with PARLEY_SECRET_KEY=${next}\n`);
+      process.stdout.write(`re-sealed the secrets of ${steps} step(s) and ${connections} provider connection(s); start every process with PARLEY_SECRET_KEY=${next}\n`);
     }
   } finally {
     release();

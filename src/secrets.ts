@@ -7,6 +7,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * the tag, so a changed value or another key is an error, never garbage.
  */
 
+/** How every response, log line and trace shows a secret. */
+export const MASK = '********';
+
 export const SECRET_KEY_BYTES = 32;
 const VERSION = 'v1.';
 

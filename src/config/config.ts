@@ -43,6 +43,9 @@ const envSchema = z.object({
   PARLEY_INGEST_LEASE_SECONDS: positiveInt.default(300),
   PARLEY_INGEST_RETRY_DELAY_SECONDS: positiveInt.default(10),
   PARLEY_CRAWL_TIME_BUDGET_MS: positiveInt.default(60_000),
+  PARLEY_PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  PARLEY_PROVIDER_MAX_RETRY_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
+  PARLEY_NOTION_CHILD_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
   PARLEY_LLM_PROVIDER: z.enum(LLM_PROVIDERS).optional(),
   PARLEY_LLM_BASE_URL: z.string().url().optional(),
   PARLEY_LLM_MODEL: z.string().min(1).optional(),
@@ -114,6 +117,11 @@ export interface Config {
     /** First delay before a transient failure (timeout, 5xx, 429) is tried again; doubles up to 12x. */
     readonly retryDelaySeconds: number;
     readonly crawlTimeBudgetMs: number;
+    /** A provider's 429 is waited out (its Retry-After, up to the wait) this many times before the job fails or retries. */
+    readonly providerMaxRetries: number;
+    readonly providerMaxRetryWaitMs: number;
+    /** How many levels of Notion child pages and database rows below a registered resource are imported. */
+    readonly notionChildDepth: number;
   };
   /** The language model (docs/ai.md). `builtin` needs no model and no network. */
   readonly llm: {
@@ -199,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseSeconds: e.PARLEY_INGEST_LEASE_SECONDS,
       retryDelaySeconds: e.PARLEY_INGEST_RETRY_DELAY_SECONDS,
       crawlTimeBudgetMs: e.PARLEY_CRAWL_TIME_BUDGET_MS,
+      providerMaxRetries: e.PARLEY_PROVIDER_MAX_RETRIES,
+      providerMaxRetryWaitMs: e.PARLEY_PROVIDER_MAX_RETRY_WAIT_SECONDS * 1000,
+      notionChildDepth: e.PARLEY_NOTION_CHILD_DEPTH,
     }),
     llm,
     knowledgeConcurrency: e.PARLEY_KNOWLEDGE_CONCURRENCY,

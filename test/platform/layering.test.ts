@@ -69,6 +69,7 @@ const UNSCOPED = [
   'generation.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
   'sources.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
   'refine.repository.ts unscopedStaleIterations (orphan sweep of Refine with AI iterations of every workspace)',
+  'providers.repository.ts unscopedConnections (secret key rotation re-seals every workspace)',
   'steps.repository.ts unscopedStepsWithSecrets (secret key rotation re-seals every workspace)',
   'workspaces.repository.ts unscopedCountWorkspaces (first start)',
   'workspaces.repository.ts unscopedInsertWorkspace (a new tenant)',

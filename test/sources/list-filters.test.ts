@@ -70,7 +70,7 @@ describe('GET /v2/documents/public: filters', () => {
     ['', ALL],
     ['source=web', ['w1', 'w2', 'w3', 'w4', 'w5']],
     ['source=files', ['f1', 'f2']],
-    ['source=provider_wiki', []],
+    ['source=confluence', []],
     ['english=false', ['w3', 'w4', 'f2']],
     ['english=true', ['w1', 'w2', 'w5', 'f1']],
     ['english=0', ['w3', 'w4', 'f2']],

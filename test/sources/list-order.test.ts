@@ -20,7 +20,7 @@ describe('GET /v2/documents/public: ordering and pagination', () => {
 
   /**
    * Twelve records p01..p12 with updatedAt p01 < p02 < ... and ties: p04 = p05 = p06 (externalId
-   * decides), p10 = p11, and p09 turned into a provider_notes record with p08's externalId and
+   * decides), p10 = p11, and p09 turned into a notion record with p08's externalId and
    * updatedAt (only the id decides). Returns the ids in the expected default order (desc).
    */
   async function orderedFixture(w: Tenant) {
@@ -36,7 +36,7 @@ describe('GET /v2/documents/public: ordering and pagination', () => {
     time[11] = time[10]!;
     time[9] = time[8]!;
     for (let n = 1; n <= 12; n++) await setSource(t, p(n), { updatedAt: time[n] });
-    await setSource(t, p(9), { source: 'provider_notes', externalId: urlOf(host, 8), originalUrl: urlOf(host, 8), domain: null });
+    await setSource(t, p(9), { source: 'notion', externalId: urlOf(host, 8), originalUrl: urlOf(host, 8), domain: null });
     const [hi, lo] = p(8) > p(9) ? [p(8), p(9)] : [p(9), p(8)];
     const desc = [p(12), p(11), p(10), hi, lo, p(7), p(6), p(5), p(4), p(3), p(2), p(1)];
     return { p, desc, host };
@@ -148,7 +148,7 @@ describe('GET /v2/documents/public: ordering and pagination', () => {
     assert.equal(p1.hasMore, true);
     const p2 = await list(t, w.key, `source=web&limit=4&cursor=${web[3]}`);
     assert.deepEqual(idsOf(p2), web.slice(4, 8));
-    // p09 (provider_notes) is not listed with source=web, but still marks a position.
+    // p09 (notion) is not listed with source=web, but still marks a position.
     const from9 = await list(t, w.key, `source=web&cursor=${p(9)}`);
     assert.deepEqual(idsOf(from9), desc.slice(desc.indexOf(p(9)) + 1).filter((id) => id !== p(9)));
     const before9 = await list(t, w.key, `source=web&cursor=${p(9)}&direction=previous`);

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -126,3 +127,27 @@ export const sourceJobs = pgTable(
 export type SourceRow = typeof sources.$inferSelect;
 export type NewSource = typeof sources.$inferInsert;
 export type SourceJobRow = typeof sourceJobs.$inferSelect;
+
+/**
+ * A workspace's connection to a provider (Notion, Zendesk, Confluence, Google Drive): the
+ * credentials sealed with the SecretBox (never answered, logged or put in job payloads), the API
+ * base, and the account name the provider reported when the credentials were checked.
+ */
+export const providerConnections = pgTable(
+  'provider_connections',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The credentials as one sealed JSON object (src/secrets.ts). */
+    sealedCredentials: text('sealed_credentials').notNull(),
+    baseUrl: text('base_url').notNull(),
+    account: text('account').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.provider] })],
+);
+
+export type ProviderConnectionRow = typeof providerConnections.$inferSelect;

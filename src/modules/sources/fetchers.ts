@@ -1,13 +1,15 @@
 import type { WorkspaceContext } from '../../context.js';
 import { FetchError, describeHttpStatus } from '../../ingest/fetch/safe-fetch.js';
 import { MAX_CRAWL_DELAY_MS } from '../../ingest/crawl/crawler.js';
+import { CONNECTORS, PROVIDER_LABELS, ProviderError, type ProviderName, type ResourceRef } from '../../ingest/providers/index.js';
+import { openProviderSession } from '../providers/index.js';
 import { findFile, type SourceRow } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
 /**
  * One step of the ingestion pipeline: bring the bytes of a source. Web pages, uploaded files and
- * (later) provider items are fetchers of the same pipeline; extraction, change detection and the
- * record's state machine are shared (sources.jobs.ts).
+ * provider items are fetchers of the same pipeline; extraction, change detection and the record's
+ * state machine are shared (ingestion.service.ts).
  */
 export interface SourceFetcher {
   fetch(ctx: WorkspaceContext, source: SourceRow, options: FetchOptions): Promise<FetchOutcome>;
@@ -19,7 +21,7 @@ export interface FetchOptions {
 }
 
 export type FetchOutcome =
-  | { kind: 'not_modified' }
+  | { kind: 'not_modified'; marker?: string }
   | {
       kind: 'content';
       body: Uint8Array;
@@ -29,6 +31,12 @@ export type FetchOutcome =
       url: string | null;
       etag: string | null;
       lastModified: string | null;
+      /** A provider's change marker of this content (last_edited_time, updated_at, version, checksum). */
+      marker?: string;
+      /** The title the provider gives the resource (wins over the extracted one). */
+      title?: string | null;
+      /** Resources found inside this one (Notion child pages and database rows), registered and ingested too. */
+      children?: ResourceRef[];
     };
 
 /** A failure with a message for the record's `error`; `retryable` failures are tried again later. */
@@ -109,8 +117,62 @@ export const fileFetcher: SourceFetcher = {
   },
 };
 
-/** The fetcher of each kind of source; provider connectors add theirs here. */
-export const FETCHERS: Partial<Record<SourceKind, SourceFetcher>> = {
+/** How deep below its registered resource a provider source was found (Notion child pages, database rows). */
+export function depthOf(source: Pick<SourceRow, 'misc'>): number {
+  return typeof source.misc.depth === 'number' ? source.misc.depth : 0;
+}
+
+/**
+ * A provider's resources through its connector (src/ingest/providers), with the workspace's
+ * connection opened for the call. The change marker of the last successful fetch lets a refresh
+ * skip an unchanged resource before its body is fetched.
+ */
+export function providerFetcher(provider: ProviderName): SourceFetcher {
+  return {
+    async fetch(ctx, source, options) {
+      const session = await openProviderSession(ctx, provider);
+      if (!session) throw new IngestFailure(`${provider} is not connected in this workspace; connect it with PUT /v2/providers/${provider}/connection/public`);
+      const marker = source.success && typeof source.misc.providerMarker === 'string' ? source.misc.providerMarker : null;
+      try {
+        const result = await CONNECTORS[provider].fetchItem(
+          session,
+          { externalId: source.externalId, type: source.type, marker, depth: depthOf(source) },
+          { refresh: options.refresh, maxChildDepth: ctx.config.ingest.notionChildDepth },
+        );
+        if (result.kind === 'unchanged') return { kind: 'not_modified', marker: result.marker };
+        return {
+          kind: 'content',
+          body: result.body,
+          contentType: result.contentType,
+          charset: null,
+          filename: result.filename,
+          url: result.url,
+          etag: null,
+          lastModified: null,
+          marker: result.marker,
+          title: result.title,
+          children: result.children,
+        };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        // A 404 means lost permission only for a resource that was read before (it has a marker).
+        if (error.failure === 'not_found' && typeof source.misc.providerMarker !== 'string') {
+          throw new IngestFailure(
+            `not found: ${PROVIDER_LABELS[provider]} has no ${source.type ?? 'resource'} ${source.externalId} that this connection can read (check the id, and that it is shared with the connection)`,
+          );
+        }
+        throw new IngestFailure(error.message, error.retryable);
+      }
+    },
+  };
+}
+
+/** The fetcher of each kind of source. */
+export const FETCHERS: Record<SourceKind, SourceFetcher> = {
   web: webFetcher,
   files: fileFetcher,
+  notion: providerFetcher('notion'),
+  zendesk: providerFetcher('zendesk'),
+  confluence: providerFetcher('confluence'),
+  googledrive: providerFetcher('googledrive'),
 };

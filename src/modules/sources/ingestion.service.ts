@@ -4,9 +4,12 @@ import type { OrphanSweep } from '../../jobs/job.js';
 import { storableText } from '../../http/text-guard.js';
 import { detectContentKind, MIME_TYPE_OF_KIND, UnsupportedContentError } from '../../ingest/extract/index.js';
 import { compareContent, contentFingerprint } from './changes.js';
-import { FETCHERS, IngestFailure } from './fetchers.js';
+import type { Db } from '../../db/database.js';
+import type { ResourceRef } from '../../ingest/providers/index.js';
+import { depthOf, FETCHERS, IngestFailure } from './fetchers.js';
+import { queueJobs } from './sources.service.js';
 import { ingestSourceJob } from './sources.jobs.js';
-import { claimJob, failStaleJob, finishJob, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
+import { claimJob, failStaleJob, findByExternalIds, finishJob, insertSources, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
 /** One attempt of a source's ingestion job. */
@@ -31,9 +34,9 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
     ctx.log.info({ sourceId: run.sourceId }, 'source job superseded or source deleted; nothing to do');
     return;
   }
-  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource> };
+  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: ResourceRef[] };
   try {
-    result = { status: 'COMPLETED', changes: await process(ctx, source, run.kind === 'refresh') };
+    result = { status: 'COMPLETED', ...(await process(ctx, source, run.kind === 'refresh')) };
   } catch (error) {
     if (error instanceof IngestFailure && (!error.retryable || run.finalAttempt)) {
       result = { status: 'FAILED', changes: { success: false, error: error.message } };
@@ -48,21 +51,60 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
   const written = await inTransaction(ctx, async (tx) => {
     const row = await finishJob(tx.db, ctx.workspaceId, source.id, run.jobId, result.status, result.changes, ctx.clock.now());
     if (row) await emit(tx, 'source.ingested', { sourceId: row.id, status: result.status, changed: row.changed });
+    if (row && result.children?.length) await queueChildren(ctx, tx.db, row, result.children);
     return row;
   });
   ctx.log.info({ sourceId: source.id, status: result.status, written: Boolean(written), error: result.changes.error }, 'source processed');
 }
 
+/**
+ * Resources found inside a provider source (Notion child pages and database rows) become sources
+ * of their own, one level deeper, in the transaction that records the parent: new ones are added,
+ * known ones refreshed (their change markers make an unchanged one cheap).
+ */
+async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, children: ResourceRef[]): Promise<void> {
+  const now = ctx.clock.now();
+  const depth = depthOf(parent) + 1;
+  const byId = new Map(children.filter((c) => c.externalId !== parent.externalId).map((c) => [c.externalId, c]));
+  const existing = new Map((await findByExternalIds(tx, ctx.workspaceId, parent.source, [...byId.keys()])).map((r) => [r.externalId, r]));
+  const inserted = await insertSources(
+    tx,
+    ctx.workspaceId,
+    [...byId.values()]
+      .filter((c) => !existing.has(c.externalId))
+      .map((c) => ({
+        source: parent.source,
+        externalId: c.externalId,
+        title: c.title,
+        originalUrl: c.originalUrl,
+        mimeType: c.mimeType,
+        type: c.object,
+        english: parent.english,
+        baser: parent.baser,
+        misc: { depth, parentId: parent.id },
+        createdAt: now,
+        updatedAt: now,
+      })),
+  );
+  // Known children are refreshed (unless a job already has them): their markers make unchanged ones cheap.
+  const known = [...existing.values()].filter((r) => r.linkedJobStatus !== 'PENDING' && r.linkedJobStatus !== 'IN_PROGRESS').map((r) => r.id);
+  await queueJobs(ctx, tx, inserted.map((r) => r.id), known);
+}
+
 /** Fetch, extract and compare; returns the record's new content fields. Throws IngestFailure. */
-async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<Partial<NewSource>> {
-  const fetcher = FETCHERS[source.source as SourceKind];
-  if (!fetcher) throw new IngestFailure(`${source.source} is not connected in this workspace`);
-  const outcome = await fetcher.fetch(ctx, source, { refresh });
-  const unchanged = { success: true, error: '' };
-  if (outcome.kind === 'not_modified') return unchanged;
+async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<{ changes: Partial<NewSource>; children?: ResourceRef[] }> {
+  const outcome = await FETCHERS[source.source as SourceKind].fetch(ctx, source, { refresh });
+  // A provider's change marker is kept with the record, for the next refresh to compare.
+  const misc = outcome.marker === undefined ? source.misc : { ...source.misc, providerMarker: outcome.marker };
+  const unchanged = { success: true, error: '', misc };
+  if (outcome.kind === 'not_modified') return { changes: unchanged };
+  const children = outcome.children ?? [];
+  const providerTitle = outcome.title ? storableText(outcome.title) : '';
 
   const bodyHash = createHash('sha256').update(outcome.body).digest('hex');
-  if (source.success && source.bodyHash === bodyHash) return { ...unchanged, etag: outcome.etag, lastModified: outcome.lastModified };
+  if (source.success && source.bodyHash === bodyHash) {
+    return { changes: { ...unchanged, etag: outcome.etag, lastModified: outcome.lastModified, ...(providerTitle ? { title: providerTitle } : {}) }, children };
+  }
 
   const kind = detectContentKind({ contentType: outcome.contentType, filename: outcome.filename, body: outcome.body });
   if (!kind) throw new IngestFailure(`unsupported content type: ${outcome.contentType ?? 'unknown'}`);
@@ -95,17 +137,21 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
   );
   const titleGiven = source.misc.titleGiven === true;
   return {
-    ...unchanged,
-    title: titleGiven ? source.title : title || source.title,
-    mimeType: MIME_TYPE_OF_KIND[kind],
-    // Which extraction step gave an HTML page's text (main content, text blocks, structured data, meta description).
-    ...(extracted.method ? { misc: { ...source.misc, extraction: extracted.method } } : {}),
-    paragraphs,
-    ...comparison,
-    contentFingerprint: fingerprint,
-    bodyHash,
-    etag: outcome.etag,
-    lastModified: outcome.lastModified,
+    changes: {
+      ...unchanged,
+      title: titleGiven ? source.title : providerTitle || title || source.title,
+      // A provider resource (it has a marker) keeps the type it was registered with: a Drive file's, a Notion page's.
+      mimeType: outcome.marker !== undefined && source.mimeType ? source.mimeType : MIME_TYPE_OF_KIND[kind],
+      // Which extraction step gave an HTML page's text (main content, text blocks, structured data, meta description).
+      ...(extracted.method ? { misc: { ...misc, extraction: extracted.method } } : {}),
+      paragraphs,
+      ...comparison,
+      contentFingerprint: fingerprint,
+      bodyHash,
+      etag: outcome.etag,
+      lastModified: outcome.lastModified,
+    },
+    children,
   };
 }
 

@@ -316,3 +316,32 @@ export async function sourceUrlsByArticle(db: Db, workspaceId: string, articleId
   for (const r of rows) if (r.articleId && !out.has(r.articleId)) out.set(r.articleId, r.url);
   return out;
 }
+
+/** Which of these external ids of a provider were imported successfully (discovery leaves them out). */
+export async function importedExternalIds(db: Db, workspaceId: string, source: string, externalIds: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < externalIds.length; i += 1000) {
+    const rows = await db
+      .select({ externalId: sources.externalId })
+      .from(sources)
+      .where(
+        and(eq(sources.workspaceId, workspaceId), eq(sources.source, source), eq(sources.success, true), inArray(sources.externalId, externalIds.slice(i, i + 1000))),
+      );
+    for (const row of rows) out.add(row.externalId);
+  }
+  return out;
+}
+
+/** A registered resource's metadata, as its provider now describes it (registration again). */
+export async function updateRegistered(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  values: Pick<NewSource, 'title' | 'originalUrl' | 'mimeType' | 'type' | 'storageUrl'>,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(sources)
+    .set({ ...values, updatedAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, id)));
+}

@@ -7,15 +7,20 @@ import {
   deepCrawlResponseSchema,
   deleteBodySchema,
   deleteResponseSchema,
+  discoveryResponseSchema,
   ingestBodySchema,
   ingestResponseSchema,
   refreshBodySchema,
   refreshResponseSchema,
+  registerBodySchema,
+  registerResponseSchema,
+  resourceParamsSchema,
   sourceListQuerySchema,
   sourceListSchema,
   sourceSchema,
   uploadFieldsSchema,
 } from './sources.schemas.js';
+import { discoverResources, registerResources } from './resources.service.js';
 import {
   deepCrawl,
   deleteSources,
@@ -95,6 +100,41 @@ export function sourceRoutes() {
       status: 202,
       response: ingestResponseSchema,
       handler: async ({ ctx, body }) => presentQueued(await ingest(ctx, body)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/documents/public/resources/:provider',
+      auth: 'read',
+      tags,
+      summary: 'Discover the resources of a connected provider',
+      description:
+        'What the connection can read, following every page of the provider\'s listing: for `notion` a flat array ' +
+        'of pages and databases (`object` `page` or `database`), for `zendesk` the Help Center\'s categories with ' +
+        'their sections and articles, for `confluence` the spaces with their current pages. Resources already ' +
+        'imported successfully are left out (and sections or spaces left empty by that). `googledrive` has no ' +
+        'discovery: register its files by id. 400 when the provider is not connected or refuses the credentials ' +
+        '(an expired connection), 502 when it cannot be reached or keeps rate limiting.',
+      params: resourceParamsSchema,
+      errors: [502],
+      response: discoveryResponseSchema,
+      handler: async ({ ctx, params }) => discoverResources(ctx, params.provider),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/documents/public/resources/:provider',
+      auth: 'write',
+      tags,
+      summary: 'Register provider resources as sources',
+      description:
+        'Creates a source record for each resource (`addedDocumentIds`), or updates the metadata of the one with ' +
+        'the same `externalId` (`updatedDocumentIds`); queues nothing: pass the ids to the ingest route ' +
+        '(`source` = the provider). Notion ids are stored dashed and lower-case; `object` is the provider type ' +
+        '(`page` or `database` for notion, default `page`; a Drive file\'s type defaults to its `mimeType`). ' +
+        '400 when the provider is not connected, or naming the first resource with a missing or invalid field.',
+      params: resourceParamsSchema,
+      body: registerBodySchema,
+      response: registerResponseSchema,
+      handler: async ({ ctx, params, body }) => registerResources(ctx, params.provider, body),
     }),
     defineRoute({
       method: 'POST',

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 
-export const SOURCE_KINDS = [
-  'web',
-  'files',
-  'provider_drive',
-  'provider_notes',
-  'provider_helpdesk',
-  'provider_wiki',
-] as const;
+export const SOURCE_KINDS = ['web', 'files', 'googledrive', 'notion', 'zendesk', 'confluence'] as const;
 export const sourceKindSchema = z.enum(SOURCE_KINDS);
 export type SourceKind = z.infer<typeof sourceKindSchema>;
 
 /** Sources the ingest route takes; `files` arrive through the upload route. */
-export const INGESTIBLE_KINDS = ['web', 'provider_drive', 'provider_notes', 'provider_helpdesk', 'provider_wiki'] as const;
+export const INGESTIBLE_KINDS = ['web', 'googledrive', 'notion', 'zendesk', 'confluence'] as const;
 
 export const LINKED_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
 export const linkedOperationSchema = z.enum(LINKED_OPERATIONS);
@@ -184,3 +177,82 @@ export const uploadFieldsSchema = z
     english: queryBooleanSchema.optional(),
   })
   .strict();
+
+export const DISCOVERABLE = ['notion', 'zendesk', 'confluence', 'googledrive'] as const;
+export const resourceParamsSchema = z
+  .object({ provider: z.enum(DISCOVERABLE).describe('`notion`, `zendesk`, `confluence` or `googledrive` (no discovery: register files by id)') })
+  .strict();
+export type ResourceProvider = (typeof DISCOVERABLE)[number];
+
+const notionResourceSchema = z
+  .object({
+    externalId: z.string(),
+    title: z.string(),
+    originalUrl: z.string(),
+    mimeType: z.string(),
+    iconLink: z.string().nullable(),
+    object: z.enum(['page', 'database']),
+  })
+  .meta({ id: 'NotionResource' });
+
+const helpCenterArticleSchema = z.object({ externalId: z.string(), title: z.string(), originalUrl: z.string(), type: z.literal('article') });
+const helpCenterSectionSchema = z.object({ externalId: z.string(), title: z.string(), type: z.literal('section'), children: z.array(helpCenterArticleSchema) });
+const helpCenterCategorySchema = z
+  .object({ externalId: z.string(), title: z.string(), type: z.literal('category'), children: z.array(helpCenterSectionSchema) })
+  .meta({ id: 'HelpCenterCategory' });
+
+const wikiSpaceSchema = z
+  .object({
+    key: z.string(),
+    title: z.string(),
+    originalUrl: z.string(),
+    pages: z.array(z.object({ externalId: z.string(), title: z.string(), originalUrl: z.string() })),
+  })
+  .meta({ id: 'WikiSpace' });
+
+export const discoveryResponseSchema = z
+  .union([z.array(notionResourceSchema), z.array(helpCenterCategorySchema), z.array(wikiSpaceSchema)])
+  .describe('notion: a flat array of pages and databases; zendesk: categories > sections > articles; confluence: spaces with their pages');
+
+export const registerBodySchema = z
+  .object({
+    resources: z
+      .array(
+        z
+          .object({
+            originalUrl: z.string().trim().min(1).max(MAX_URL_LENGTH),
+            title: z.string().trim().min(1).max(500),
+            externalId: z.string().trim().min(1).max(500),
+            mimeType: z.string().trim().min(1).max(255),
+            storageUrl: z.string().max(MAX_URL_LENGTH).optional(),
+            object: z.string().trim().min(1).max(100).optional().describe('the provider type: `page` or `database` (notion), `article`, a Drive MIME type...'),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_BATCH),
+  })
+  .strict()
+  .meta({
+    examples: [
+      {
+        resources: [
+          {
+            externalId: '1f2e3d4c-5b6a-4789-8abc-def012345678',
+            title: 'Refund policy',
+            originalUrl: 'https://www.notion.so/Refund-policy-1f2e3d4c5b6a47898abcdef012345678',
+            mimeType: 'text/markdown',
+            object: 'page',
+          },
+        ],
+      },
+    ],
+  });
+export type RegisterBody = z.output<typeof registerBodySchema>;
+
+export const registerResponseSchema = z
+  .object({
+    addedDocumentIds: z.array(z.uuid()).describe('sources registered now'),
+    updatedDocumentIds: z.array(z.uuid()).describe('sources that existed, their metadata updated'),
+  })
+  .meta({ id: 'RegisterResourcesResult' });

@@ -50,7 +50,7 @@ export interface QueueResult {
 }
 
 /** Queues one ingestion job per source inside the transaction (the record says PENDING exactly when the job exists). */
-async function queueJobs(
+export async function queueJobs(
   ctx: WorkspaceContext,
   tx: Db,
   added: string[],

@@ -2,7 +2,9 @@ import type { ToolInputField, ToolOutputField } from '../../db/schema/index.js';
 import { iso } from '../../http/schemas.js';
 import type { DataStepRow, ToolWithAgents } from './tools.repository.js';
 
-export const MASK = '********';
+import { MASK } from '../../secrets.js';
+
+export { MASK };
 
 /** The JSON Schema of declared fields: `{}` while there are none (as the specification shows at creation). */
 export function fieldsSchema(fields: readonly (ToolInputField | ToolOutputField)[]): Record<string, unknown> {
