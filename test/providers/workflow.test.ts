@@ -126,7 +126,8 @@ describe('provider workflow', () => {
       assert.equal(found[2]!.title, 'Plans');
 
       // Register three (the database too); a second registration updates.
-      const pick = found.slice(0, 3).map(({ externalId, title, originalUrl, mimeType, object }) => ({ externalId, title, originalUrl, mimeType, object }));
+      // The discovered objects are registered as they came (iconLink and all).
+      const pick = found.slice(0, 3);
       const registered = await expectStatus<Registered>(t, 200, 'POST', RESOURCES('notion'), tenant.key, { resources: pick });
       assert.equal(registered.addedDocumentIds.length, 3);
       assert.deepEqual(registered.updatedDocumentIds, []);
@@ -336,7 +337,8 @@ describe('provider workflow', () => {
       ]);
       const articles = tree[0]!.children.flatMap((s) => s.children);
       const registered = await expectStatus<Registered>(t, 200, 'POST', RESOURCES('zendesk'), tenant.key, {
-        resources: articles.map((a) => ({ externalId: a.externalId, title: a.title, originalUrl: a.originalUrl, mimeType: 'text/html', object: 'article' })),
+        // The discovered objects as they came (with `type`), plus the required mimeType.
+        resources: articles.map((a) => ({ ...a, mimeType: 'text/html' })),
       });
       const [shipping, refunds, window] = registered.addedDocumentIds as [string, string, string];
       await ingest(t, tenant.key, 'zendesk', registered.addedDocumentIds);

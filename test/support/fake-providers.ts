@@ -1,4 +1,5 @@
-import './network-guard.js';
+// No network guard import here: bench/providers runs these fakes too. Tests get the guard from the
+// test runner (scripts/test.mjs) and from test/support/app.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { generateSecretKey } from '../../src/secrets.js';
 import { backend } from '../support/database.js';
 import { type FakeApi, startFakeApi } from '../support/fake-api.js';
+import { credentialsFor, type FakeProviders, startFakeProviders } from '../support/fake-providers.js';
 import { freePort, processTestEnv, type Proc, runCli, spawnScript, stop } from '../support/processes.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
@@ -26,13 +27,16 @@ describe('secret key rotation', { timeout: 240_000 }, () => {
   let dataDir: string;
   let cleanup: () => Promise<void>;
   let api: FakeApi;
+  let providers: FakeProviders;
   before(async () => {
-    ({ env, dataDir, cleanup } = await processTestEnv('parley-rotate-', { PARLEY_FETCH_ALLOW_PRIVATE: 'true' }));
     api = await startFakeApi();
+    providers = await startFakeProviders();
+    ({ env, dataDir, cleanup } = await processTestEnv('parley-rotate-', { PARLEY_FETCH_ALLOW_PRIVATE: 'true' }));
   });
   after(async () => {
     await cleanup();
     await api.close();
+    await providers.close();
   });
 
   const serve = async (extra: Record<string, string> = {}): Promise<{ proc: Proc; base: string }> => {
@@ -58,6 +62,7 @@ describe('secret key rotation', { timeout: 240_000 }, () => {
         responseMapping: { cancelled: 'cancelled' },
       });
       assert.equal(step.status, 201);
+      assert.equal((await call(first.base, key, 'PUT', '/v2/providers/notion/connection/public', credentialsFor(providers).notion)).status, 200);
     } finally {
       assert.equal(await stop(first.proc), 0);
     }
@@ -65,7 +70,7 @@ describe('secret key rotation', { timeout: 240_000 }, () => {
     const newKey = generateSecretKey();
     const rotated = await runCli(['secrets', 'rotate', '--new-key', newKey], env);
     assert.equal(rotated.code, 0, rotated.output);
-    assert.match(rotated.output, /re-sealed the secrets of 1 step\(s\)/);
+    assert.match(rotated.output, /re-sealed the secrets of 1 step\(s\) and 1 provider connection\(s\)/);
     if (backend === 'pglite') {
       assert.equal(readFileSync(path.join(dataDir, 'secret-key'), 'utf8').trim(), newKey);
     } else {
@@ -79,6 +84,9 @@ describe('secret key rotation', { timeout: 240_000 }, () => {
       const result = await call(again.base, key, 'POST', `/v2/hc-tools/${toolId}/test/public`, { inputs: {} });
       assert.equal(result.body.success, true, JSON.stringify(result.body));
       assert.equal(api.requests[0]!.headers.authorization, SECRET);
+      // The provider connection opens with the new key too.
+      const tested = await call(again.base, key, 'POST', '/v2/providers/notion/connection/test/public');
+      assert.deepEqual(tested.body, { provider: 'notion', ok: true, account: 'Acme Support', error: null });
     } finally {
       assert.equal(await stop(again.proc), 0);
     }

@@ -87,7 +87,7 @@ export async function registerResources(ctx: WorkspaceContext, provider: Provide
   body.resources.forEach((resource, index) => {
     const externalId = providerExternalId(provider, resource.externalId);
     if (typeof externalId !== 'string') throw new AppError('bad_request', `body.resources.${index}.externalId: ${externalId.problem}`);
-    const type = resource.object ?? (provider === 'googledrive' ? resource.mimeType : DEFAULT_OBJECT[provider]);
+    const type = resource.object ?? resource.type ?? (provider === 'googledrive' ? resource.mimeType : DEFAULT_OBJECT[provider]);
     if (provider === 'notion' && type !== 'page' && type !== 'database') {
       throw new AppError('bad_request', `body.resources.${index}.object: a notion resource is a page or a database`);
     }

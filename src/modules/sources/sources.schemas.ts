@@ -226,6 +226,8 @@ export const registerBodySchema = z
             mimeType: z.string().trim().min(1).max(255),
             storageUrl: z.string().max(MAX_URL_LENGTH).optional(),
             object: z.string().trim().min(1).max(100).optional().describe('the provider type: `page` or `database` (notion), `article`, a Drive MIME type...'),
+            type: z.string().trim().min(1).max(100).optional().describe('as discovery answers it (zendesk `article`): taken for `object` when that is absent'),
+            iconLink: z.string().max(MAX_URL_LENGTH).nullable().optional().describe('as discovery answers it (notion); not stored'),
           })
           .strict(),
       )
