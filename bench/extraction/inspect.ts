@@ -15,7 +15,7 @@ function describe(el: DomElement | null): string {
 }
 
 const [id, ...flags] = process.argv.slice(2);
-const page = loadWcxb().find((c) => c.id === id) ?? loadAeb().find((c) => c.id.startsWith(id ?? '?'));
+const page = [...loadWcxb(), ...loadWcxb('wcxb-dev-mixed')].find((c) => c.id === id) ?? loadAeb().find((c) => c.id.startsWith(id ?? '?'));
 if (!page) throw new Error(`no page ${id}`);
 const analysis = analyseHtml(page.html);
 console.log(`url: ${page.url}\ncontainer: ${describe(analysis.container)}`);

@@ -301,6 +301,22 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.deepEqual([out.method, out.paragraphs], ['main_content', ['The widget ships in two colours and fits every standard mount.']]);
   });
 
+  it('takes every block of a listing page, whose content is its many short items', () => {
+    // Search results inside the filter form (a form reads as boilerplate): the main content found is
+    // the heading and its line, a twentieth of the page's text, and the page's blocks are mostly short.
+    const tiles = Array.from({ length: 40 }, (_, i) => `<li class="tile"><h3>Vintage poster no. ${i}</h3><div>$${10 + i}.00</div><div>Free shipping</div></li>`).join('');
+    const html = shell('', `<header><nav><a href="/">Home</a></nav></header><main><h1>Posters</h1><p>Prints and posters from our collection.</p></main><form action="/search"><ul>${tiles}</ul></form><footer>© 2026 Shop</footer>`);
+    const out = extractHtml(html);
+    assert.equal(out.method, 'page_blocks');
+    assert.ok(out.paragraphs.includes('Prints and posters from our collection.'));
+    assert.ok(out.paragraphs.includes('Vintage poster no. 39'), JSON.stringify(out.paragraphs.slice(0, 8)));
+    assert.ok(out.paragraphs.includes('$49.00'));
+    assert.ok(!out.paragraphs.some((p) => p.includes('© 2026 Shop')), 'boilerplate elements stay out');
+    // The same tiles under an article holding a third of the page's text: the article is the content.
+    const article = shell('', `<main><h1>Refunds</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<p>Refunds of orders in zone ${n} are paid to the original payment method within five business days after the return arrives.</p>`).join('')}</main><form><ul>${tiles}</ul></form>`);
+    assert.equal(extractHtml(article).method, 'main_content');
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

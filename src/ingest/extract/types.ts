@@ -3,8 +3,8 @@
 export interface Extracted {
   title: string;
   paragraphs: string[];
-  /** For HTML: the step that gave the text (main_content, text_blocks, structured_data, meta_description). */
-  method?: 'main_content' | 'text_blocks' | 'structured_data' | 'meta_description';
+  /** For HTML: the step that gave the text (main_content, text_blocks, page_blocks, structured_data, meta_description). */
+  method?: 'main_content' | 'text_blocks' | 'page_blocks' | 'structured_data' | 'meta_description';
 }
 
 /** What an extractor reads: the bytes and what the response or the upload said about them. */
