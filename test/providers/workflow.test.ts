@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type KnowledgeJob, makeFolder, waitForJobs } from '../generation/support.js';
+import { docx, pdf, wordParagraph } from '../support/documents.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { credentialsFor, type FakeProviders, notionId, startFakeProviders } from '../support/fake-providers.js';
@@ -446,6 +447,14 @@ describe('provider workflow', () => {
         content: `<html><head><title>Refund policy</title></head><body><h1>Refund policy</h1><p>${REFUNDS}</p><p>${WINDOW}</p></body></html>`,
       });
       fake.drive.files.set('1TextFileIdAbc', { id: '1TextFileIdAbc', name: 'shipping.md', mimeType: 'text/markdown', modifiedTime: '2026-11-01T10:00:00.000Z', content: `# Shipping\n\n${SHIPPING}\n` });
+      fake.drive.files.set('1PdfFileIdAbcd', { id: '1PdfFileIdAbcd', name: 'Warranty.pdf', mimeType: 'application/pdf', modifiedTime: '2026-11-01T10:00:00.000Z', content: Buffer.from(pdf('Every product carries a two year warranty.')) });
+      fake.drive.files.set('1DocxFileIdAbc', {
+        id: '1DocxFileIdAbc',
+        name: 'Exchanges.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        modifiedTime: '2026-11-01T10:00:00.000Z',
+        content: Buffer.from(docx(wordParagraph('Exchanges', 'Heading1') + wordParagraph('Exchanges for another size are free within 30 days of delivery.'))),
+      });
       fake.drive.files.set('1SheetFileIdXyz', { id: '1SheetFileIdXyz', name: 'Prices', mimeType: 'application/vnd.google-apps.spreadsheet', modifiedTime: '2026-11-01T10:00:00.000Z', content: '' });
     });
 
@@ -457,9 +466,11 @@ describe('provider workflow', () => {
           { externalId: '1AbCdEfGhIjKlMnOp', title: 'Refund policy', originalUrl: 'https://docs.google.com/document/d/1AbCdEfGhIjKlMnOp', mimeType: 'application/vnd.google-apps.document' },
           { externalId: '1TextFileIdAbc', title: 'shipping.md', originalUrl: 'https://drive.google.com/file/d/1TextFileIdAbc', mimeType: 'text/markdown' },
           { externalId: '1SheetFileIdXyz', title: 'Prices', originalUrl: 'https://docs.google.com/spreadsheets/d/1SheetFileIdXyz', mimeType: 'application/vnd.google-apps.spreadsheet' },
+          { externalId: '1PdfFileIdAbcd', title: 'Warranty.pdf', originalUrl: 'https://drive.google.com/file/d/1PdfFileIdAbcd', mimeType: 'application/pdf' },
+          { externalId: '1DocxFileIdAbc', title: 'Exchanges.docx', originalUrl: 'https://drive.google.com/file/d/1DocxFileIdAbc', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
         ],
       });
-      const [doc, text, sheet] = registered.addedDocumentIds as [string, string, string];
+      const [doc, text, sheet, pdfFile, docxFile] = registered.addedDocumentIds as [string, string, string, string, string];
       let mark = fake.requests.length;
       await ingest(t, tenant.key, 'googledrive', registered.addedDocumentIds);
       const docDone = await completed(t, tenant.key, doc);
@@ -474,6 +485,13 @@ describe('provider workflow', () => {
       const unsupported = await waitForSource(t, tenant.key, sheet);
       assert.equal(unsupported.linkedJobStatus, 'FAILED');
       assert.match(unsupported.error, /^unsupported content: Google Drive file 1SheetFileIdXyz is application\/vnd\.google-apps\.spreadsheet/);
+      // PDF and DOCX files are downloaded and read by the same extractors as uploads.
+      const warranty = await completed(t, tenant.key, pdfFile);
+      assert.ok(warranty.paragraphs.some((p) => p.includes('Every product carries a two year warranty.')), JSON.stringify(warranty.paragraphs));
+      assert.equal(warranty.mimeType, 'application/pdf');
+      const exchanges = await completed(t, tenant.key, docxFile);
+      assert.ok(exchanges.paragraphs.includes('Exchanges for another size are free within 30 days of delivery.'), JSON.stringify(exchanges.paragraphs));
+      assert.equal(fake.since(mark, /^\/drive\/v3\/files\/1PdfFileIdAbcd\?.*alt=media/).length, 1);
 
       await generate(t, tenant.key, [doc]);
       mark = fake.requests.length;
