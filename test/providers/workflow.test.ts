@@ -65,7 +65,7 @@ describe('provider workflow', () => {
     fake = await startFakeProviders();
     // Two resources per listing page: every listing below spans three pages or more.
     fake.pageSize = 2;
-    t = await startTestApp({ work: true, env: { ...INGEST_ENV, PARLEY_PROVIDER_MAX_RETRY_WAIT_SECONDS: '2' } });
+    t = await startTestApp({ work: true, env: { ...INGEST_ENV, PARLEY_PROVIDER_MAX_RETRY_WAIT_SECONDS: '2', PARLEY_FETCH_MAX_BYTES: String(256 * 1024) } });
   });
   after(async () => {
     await t.close();
@@ -455,6 +455,7 @@ describe('provider workflow', () => {
         modifiedTime: '2026-11-01T10:00:00.000Z',
         content: Buffer.from(docx(wordParagraph('Exchanges', 'Heading1') + wordParagraph('Exchanges for another size are free within 30 days of delivery.'))),
       });
+      fake.drive.files.set('1LargeFileIdAb', { id: '1LargeFileIdAb', name: 'Catalogue.txt', mimeType: 'text/plain', modifiedTime: '2026-11-01T10:00:00.000Z', content: 'A catalogue line. '.repeat(20_000) });
       fake.drive.files.set('1SheetFileIdXyz', { id: '1SheetFileIdXyz', name: 'Prices', mimeType: 'application/vnd.google-apps.spreadsheet', modifiedTime: '2026-11-01T10:00:00.000Z', content: '' });
     });
 
@@ -492,6 +493,17 @@ describe('provider workflow', () => {
       const exchanges = await completed(t, tenant.key, docxFile);
       assert.ok(exchanges.paragraphs.includes('Exchanges for another size are free within 30 days of delivery.'), JSON.stringify(exchanges.paragraphs));
       assert.equal(fake.since(mark, /^\/drive\/v3\/files\/1PdfFileIdAbcd\?.*alt=media/).length, 1);
+
+      // A file over PARLEY_FETCH_MAX_BYTES fails at once (no retry: it stays too large).
+      const [large] = (await expectStatus<Registered>(t, 200, 'POST', RESOURCES('googledrive'), tenant.key, {
+        resources: [{ externalId: '1LargeFileIdAb', title: 'Catalogue.txt', originalUrl: 'https://drive.google.com/file/d/1LargeFileIdAb', mimeType: 'text/plain' }],
+      })).addedDocumentIds as [string];
+      const before = fake.requests.length;
+      await ingest(t, tenant.key, 'googledrive', [large]);
+      const tooLarge = await waitForSource(t, tenant.key, large);
+      assert.equal(tooLarge.linkedJobStatus, 'FAILED');
+      assert.match(tooLarge.error, /^unsupported content: Google Drive answered more than Parley reads \(256 KiB, PARLEY_FETCH_MAX_BYTES\)$/);
+      assert.equal(fake.since(before, /alt=media/).length, 1);
 
       await generate(t, tenant.key, [doc]);
       mark = fake.requests.length;

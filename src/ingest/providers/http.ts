@@ -100,13 +100,15 @@ export function providerFetch(options: ProviderHttpOptions): typeof fetch {
         response = await options.fetch({ url, method: method as FetchMethod, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
       } catch (error) {
         if (error instanceof FetchError) {
-          const failure = error.kind === 'blocked_address' || error.kind === 'invalid_url' ? 'blocked' : 'unavailable';
           const label = PROVIDER_LABELS[options.provider];
-          throw new ProviderError(
-            options.provider,
-            failure,
-            failure === 'blocked' ? `refused to call ${label} at ${new URL(url).origin}: private or loopback address (PARLEY_FETCH_ALLOW_PRIVATE)` : `${label} could not be reached: ${error.message}`,
-          );
+          if (error.kind === 'blocked_address' || error.kind === 'invalid_url') {
+            throw new ProviderError(options.provider, 'blocked', `refused to call ${label} at ${new URL(url).origin}: private or loopback address (PARLEY_FETCH_ALLOW_PRIVATE)`);
+          }
+          // A file over PARLEY_FETCH_MAX_BYTES stays too large: no retry.
+          if (error.kind === 'too_large') throw new ProviderError(options.provider, 'unsupported', `unsupported content: ${label} answered more than Parley reads (${error.message.replace(/^.* is larger than /, '')}, PARLEY_FETCH_MAX_BYTES)`);
+          // A stopping worker or a client that hung up: not the provider's failure.
+          if (error.kind === 'aborted') throw error;
+          throw new ProviderError(options.provider, 'unavailable', `${label} could not be reached: ${error.message}`);
         }
         throw error;
       }
