@@ -177,6 +177,16 @@ describe('provider workflow', () => {
       assert.equal(fake.since(mark, new RegExp(`^/v1/pages/${returnsId}`)).length, 1);
       assert.deepEqual(fake.since(mark, new RegExp(`^/v1/blocks/${returnsId}`)), [], 'no body fetched');
 
+      // A child page's edit does not change its parent's marker: refreshing the parent refreshes the
+      // children it listed last time, each against its own marker.
+      const childSource = byExternal.get(childId)!.id;
+      const exchanges = fake.notion.pages.get(childId)!;
+      exchanges.lastEdited = '2026-11-19T08:00:00.000Z';
+      exchanges.blocks = [{ type: 'paragraph', text: 'Exchanges for another size are free of charge within 45 days.' }];
+      await refresh(t, tenant.key, returnsSource);
+      const childAfter = await waitForSource(t, tenant.key, childSource, (s) => s.paragraphs.some((p) => p.includes('45 days')));
+      assert.equal(childAfter.linkedJobStatus, 'COMPLETED', childAfter.error);
+
       // Refresh changed: a new last_edited_time and text.
       const page = fake.notion.pages.get(returnsId)!;
       page.lastEdited = '2026-11-20T09:00:00.000Z';

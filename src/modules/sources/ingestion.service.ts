@@ -34,7 +34,7 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
     ctx.log.info({ sourceId: run.sourceId }, 'source job superseded or source deleted; nothing to do');
     return;
   }
-  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: ResourceRef[] };
+  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: ResourceRef[] | string[] };
   try {
     result = { status: 'COMPLETED', ...(await process(ctx, source, run.kind === 'refresh')) };
   } catch (error) {
@@ -60,13 +60,17 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
 /**
  * Resources found inside a provider source (Notion child pages and database rows) become sources
  * of their own, one level deeper, in the transaction that records the parent: new ones are added,
- * known ones refreshed (their change markers make an unchanged one cheap).
+ * known ones refreshed (their change markers make an unchanged one cheap). An unchanged parent
+ * gives the external ids of the children it listed last time: those are refreshed, since a child's
+ * edit does not change its parent's marker.
  */
-async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, children: ResourceRef[]): Promise<void> {
+async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, children: ResourceRef[] | string[]): Promise<void> {
   const now = ctx.clock.now();
   const depth = depthOf(parent) + 1;
-  const byId = new Map(children.filter((c) => c.externalId !== parent.externalId).map((c) => [c.externalId, c]));
-  const existing = new Map((await findByExternalIds(tx, ctx.workspaceId, parent.source, [...byId.keys()])).map((r) => [r.externalId, r]));
+  const refs = children.filter((c): c is ResourceRef => typeof c !== 'string');
+  const byId = new Map(refs.filter((c) => c.externalId !== parent.externalId).map((c) => [c.externalId, c]));
+  const ids = children.map((c) => (typeof c === 'string' ? c : c.externalId)).filter((id) => id !== parent.externalId);
+  const existing = new Map((await findByExternalIds(tx, ctx.workspaceId, parent.source, ids)).map((r) => [r.externalId, r]));
   const inserted = await insertSources(
     tx,
     ctx.workspaceId,
@@ -92,13 +96,18 @@ async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, c
 }
 
 /** Fetch, extract and compare; returns the record's new content fields. Throws IngestFailure. */
-async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<{ changes: Partial<NewSource>; children?: ResourceRef[] }> {
+async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<{ changes: Partial<NewSource>; children?: ResourceRef[] | string[] }> {
   const outcome = await FETCHERS[source.source as SourceKind].fetch(ctx, source, { refresh });
-  // A provider's change marker is kept with the record, for the next refresh to compare.
-  const misc = outcome.marker === undefined ? source.misc : { ...source.misc, providerMarker: outcome.marker };
-  const unchanged = { success: true, error: '', misc };
-  if (outcome.kind === 'not_modified') return { changes: unchanged };
+  const listed = Array.isArray(source.misc.childIds) ? (source.misc.childIds as string[]) : [];
+  if (outcome.kind === 'not_modified') {
+    // A provider's change marker is kept with the record, for the next refresh to compare.
+    const misc = outcome.marker === undefined ? source.misc : { ...source.misc, providerMarker: outcome.marker };
+    return { changes: { success: true, error: '', misc }, children: listed };
+  }
   const children = outcome.children ?? [];
+  const misc =
+    outcome.marker === undefined ? source.misc : { ...source.misc, providerMarker: outcome.marker, childIds: children.map((c) => c.externalId) };
+  const unchanged = { success: true, error: '', misc };
   const providerTitle = outcome.title ? storableText(outcome.title) : '';
 
   const bodyHash = createHash('sha256').update(outcome.body).digest('hex');
