@@ -416,3 +416,40 @@ export async function onServer<R extends { error?: string }>(
   }
   return report;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ingestion benchmarks (bench/ingest, bench/providers).
+
+/** A `parley serve` that ingests from loopback fakes at full speed. */
+export function ingestServerEnv(): Record<string, string> {
+  return {
+    PARLEY_LOG_LEVEL: 'warn',
+    PARLEY_RATE_LIMIT_MAX: '100000000',
+    PARLEY_FETCH_ALLOW_PRIVATE: 'true',
+    PARLEY_INGEST_CONCURRENCY: String(positiveIntEnv('BENCH_CONCURRENCY', 8)),
+    PARLEY_INGEST_PER_HOST: String(positiveIntEnv('BENCH_PER_HOST', 8)),
+    PARLEY_INGEST_HOST_DELAY_MS: process.env.BENCH_HOST_DELAY_MS ?? '0',
+    PARLEY_JOB_POLL_SECONDS: '0.5',
+  };
+}
+
+/**
+ * Polls the source list until no record (of `source`, when given) is PENDING or IN_PROGRESS, as a
+ * client does; answers how many failed (success=false lists both the waiting and the failed).
+ */
+export async function waitForIngestion(server: RunningServer, started: number, label: string, source?: string): Promise<number> {
+  const headers = { authorization: `Bearer ${server.apiKey}` };
+  for (let lastLog = 0; ; ) {
+    const res = await fetch(`${server.url}/v2/documents/public?success=false&limit=200${source ? `&source=${source}` : ''}`, { headers });
+    if (res.status !== 200) throw new Error(`listing sources answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    const list = (await res.json()) as { documents: { linkedJobStatus: string }[]; hasMore: boolean };
+    const waiting = list.documents.filter((d) => d.linkedJobStatus === 'PENDING' || d.linkedJobStatus === 'IN_PROGRESS').length;
+    if (waiting === 0 && !list.hasMore) return list.documents.length;
+    if (performance.now() - lastLog > 5000) {
+      lastLog = performance.now();
+      process.stderr.write(`bench: ${label}: ${((lastLog - started) / 1000) | 0} s, at least ${waiting} waiting\n`);
+    }
+    if (performance.now() - started > 30 * 60_000) throw new Error(`${label}: ingestion did not finish within 30 minutes`);
+    await sleep(100);
+  }
+}

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { extractContent } from '../../src/ingest/extract/index.js';
 import { page, startHelpSite } from './site.js';
-import { type Backend, type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, onServer, positiveIntEnv, sleep } from '../support.js';
+import { type Backend, type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, ingestServerEnv, onServer, positiveIntEnv, waitForIngestion } from '../support.js';
 
 interface BackendReport {
   backend: BackendName;
@@ -34,24 +34,7 @@ async function ingestAll(backend: Backend, origin: string, pages: number, server
       if (res.status !== 202) throw new Error(`ingest answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
       await res.arrayBuffer();
       report.acceptMs = performance.now() - started;
-      // Done when no record is left unfinished: success=false lists both the waiting and the failed.
-      for (let lastLog = 0; ; ) {
-        const list = (await (await fetch(`${server.url}/v2/documents/public?success=false&limit=200`, { headers })).json()) as {
-          documents: { linkedJobStatus: string }[];
-          hasMore: boolean;
-        };
-        const waiting = list.documents.filter((d) => d.linkedJobStatus === 'PENDING' || d.linkedJobStatus === 'IN_PROGRESS').length;
-        if (waiting === 0 && !list.hasMore) {
-          report.failed = list.documents.length;
-          break;
-        }
-        if (performance.now() - lastLog > 5000) {
-          lastLog = performance.now();
-          process.stderr.write(`bench: ${backend.name}: ${(lastLog - started) / 1000 | 0} s, at least ${waiting} waiting\n`);
-        }
-        if (performance.now() - started > 30 * 60_000) throw new Error('ingestion did not finish within 30 minutes');
-        await sleep(100);
-      }
+      report.failed = await waitForIngestion(server, started, backend.name);
       report.totalMs = performance.now() - started;
       report.pagesPerMinute = (pages / report.totalMs) * 60_000;
     },
@@ -75,15 +58,7 @@ async function extractorOnly(pages: number): Promise<{ pagesPerMinute: number; p
 async function main(): Promise<number> {
   const startedAt = new Date();
   const pages = positiveIntEnv('BENCH_PAGES', 1000);
-  const serverEnv = {
-    PARLEY_LOG_LEVEL: 'warn',
-    PARLEY_RATE_LIMIT_MAX: '100000000',
-    PARLEY_FETCH_ALLOW_PRIVATE: 'true',
-    PARLEY_INGEST_CONCURRENCY: String(positiveIntEnv('BENCH_CONCURRENCY', 8)),
-    PARLEY_INGEST_PER_HOST: String(positiveIntEnv('BENCH_PER_HOST', 8)),
-    PARLEY_INGEST_HOST_DELAY_MS: process.env.BENCH_HOST_DELAY_MS ?? '0',
-    PARLEY_JOB_POLL_SECONDS: '0.5',
-  };
+  const serverEnv = ingestServerEnv();
   const { origin, server: site } = await startHelpSite();
 
   const extractor = await extractorOnly(pages);

@@ -7,7 +7,7 @@
 // Env: BENCH_PAGES, BENCH_CONCURRENCY (PARLEY_INGEST_CONCURRENCY, default 8).
 import { credentialsFor, type FakeProviders, notionId, startFakeProviders } from '../../test/support/fake-providers.js';
 import { page, startHelpSite, TOPICS } from '../ingest/site.js';
-import { type Backend, type BackendName, abortRun, availableBackends, exitOnSignals, onServer, positiveIntEnv, sleep, writeResults } from '../support.js';
+import { type Backend, type BackendName, abortRun, availableBackends, exitOnSignals, ingestServerEnv, onServer, positiveIntEnv, waitForIngestion, writeResults } from '../support.js';
 
 type Kind = 'notion' | 'zendesk' | 'web';
 
@@ -74,21 +74,6 @@ async function call<T>(url: string, key: string, method: string, body?: unknown,
   return JSON.parse(text) as T;
 }
 
-/** Polls until no record of `kind` waits; answers how many failed. */
-async function untilDone(base: string, key: string, kind: Kind, started: number): Promise<number> {
-  for (let lastLog = 0; ; ) {
-    const list = await call<{ documents: { linkedJobStatus: string }[]; hasMore: boolean }>(`${base}/v2/documents/public?source=${kind}&success=false&limit=200`, key, 'GET');
-    const waiting = list.documents.filter((d) => d.linkedJobStatus === 'PENDING' || d.linkedJobStatus === 'IN_PROGRESS').length;
-    if (waiting === 0 && !list.hasMore) return list.documents.length;
-    if (performance.now() - lastLog > 5000) {
-      lastLog = performance.now();
-      process.stderr.write(`bench: ${kind}: ${((lastLog - started) / 1000) | 0} s, at least ${waiting} waiting\n`);
-    }
-    if (performance.now() - started > 30 * 60_000) throw new Error(`${kind} did not finish within 30 minutes`);
-    await sleep(100);
-  }
-}
-
 async function runBackend(backend: Backend, fake: FakeProviders, site: string, pages: number, serverEnv: Record<string, string>): Promise<BackendReport> {
   const report: BackendReport = { backend: backend.name, rows: [] };
   return onServer(
@@ -104,9 +89,10 @@ async function runBackend(backend: Backend, fake: FakeProviders, site: string, p
         if (kind !== 'web') {
           await call(`${base}/v2/providers/${kind}/connection/public`, key, 'PUT', creds[kind]);
           const found = await call<unknown[]>(`${base}/v2/documents/public/resources/${kind}`, key, 'GET');
+          // Discovered objects are registered as they come; Zendesk articles need their mimeType.
           const resources =
             kind === 'notion'
-              ? (found as { externalId: string; title: string; originalUrl: string; mimeType: string; object: string }[]).map(({ externalId, title, originalUrl, mimeType, object }) => ({ externalId, title, originalUrl, mimeType, object }))
+              ? found
               : (found as { children: { children: { externalId: string; title: string; originalUrl: string }[] }[] }[]).flatMap((c) =>
                   c.children.flatMap((s) => s.children.map((a) => ({ ...a, mimeType: 'text/html' }))),
                 );
@@ -116,7 +102,7 @@ async function runBackend(backend: Backend, fake: FakeProviders, site: string, p
         const prepareMs = performance.now() - started;
         const entries = kind === 'web' ? Array.from({ length: pages }, (_, i) => `${site}/articles/${i}`) : ids;
         await call(`${base}/v2/documents/public`, key, 'POST', { source: kind, documentIdsToAdd: entries }, 202);
-        const failed = await untilDone(base, key, kind, started);
+        const failed = await waitForIngestion(server, started, `${backend.name} ${kind}`, kind);
         const totalMs = performance.now() - started;
         report.rows.push({ backend: backend.name, kind, pages, prepareMs, totalMs, pagesPerMinute: (pages / totalMs) * 60_000, failed });
         process.stderr.write(`bench: ${backend.name} ${kind}: ${((pages / totalMs) * 60_000).toFixed(0)} pages/min\n`);
@@ -129,15 +115,7 @@ async function runBackend(backend: Backend, fake: FakeProviders, site: string, p
 async function main(): Promise<number> {
   const startedAt = new Date();
   const pages = positiveIntEnv('BENCH_PAGES', 1000);
-  const serverEnv = {
-    PARLEY_LOG_LEVEL: 'warn',
-    PARLEY_RATE_LIMIT_MAX: '100000000',
-    PARLEY_FETCH_ALLOW_PRIVATE: 'true',
-    PARLEY_INGEST_CONCURRENCY: String(positiveIntEnv('BENCH_CONCURRENCY', 8)),
-    PARLEY_INGEST_PER_HOST: '8',
-    PARLEY_INGEST_HOST_DELAY_MS: '0',
-    PARLEY_JOB_POLL_SECONDS: '0.5',
-  };
+  const serverEnv = ingestServerEnv();
   const fake = await startFakeProviders();
   populate(fake, pages);
   const { origin, server: site } = await startHelpSite();

@@ -276,6 +276,23 @@ describe('provider workflow', () => {
       // A provider source id passed as a web URL, and a web-only route for a provider source.
       assertError(await t.request('POST', '/v2/documents/public', { key: other.key, body: { source: 'notion', documentIdsToAdd: ['https://www.notion.so/r'] } }), 400, /^body\.documentIdsToAdd\.0: expected a source id/);
     });
+
+    it("keeps each workspace's provider sources apart", async () => {
+      const [owner, caller] = [await makeTenant(t), await makeTenant(t)];
+      for (const tenant of [owner, caller]) await connect(t, tenant.key, fake, 'notion');
+      const resource = { externalId: shippingId, title: 'Shipping', originalUrl: 'https://www.notion.so/s', mimeType: 'text/markdown' };
+      const [ownerId] = (await expectStatus<Registered>(t, 200, 'POST', RESOURCES('notion'), owner.key, { resources: [resource] })).addedDocumentIds as [string];
+      const original = await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${ownerId}`, owner.key);
+      // Another workspace cannot ingest or refresh the owner's source by id...
+      assertError(await t.request('POST', '/v2/documents/public', { key: caller.key, body: { source: 'notion', documentIdsToAdd: [ownerId] } }), 400, `body.documentIdsToAdd.0: no notion source ${ownerId} in this workspace`);
+      assertError(await t.request('POST', '/v2/documents/public', { key: caller.key, body: { source: 'notion', documentIdsToRefresh: [ownerId] } }), 400, /^body\.documentIdsToRefresh\.0: no notion source/);
+      // ...and registering the same Notion page makes its own record, leaving the owner's alone.
+      const theirs = await expectStatus<Registered>(t, 200, 'POST', RESOURCES('notion'), caller.key, { resources: [{ ...resource, title: 'Their shipping' }] });
+      assert.equal(theirs.addedDocumentIds.length, 1);
+      assert.notEqual(theirs.addedDocumentIds[0], ownerId);
+      assert.deepEqual(await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${ownerId}`, owner.key), original);
+      assertError(await t.request('GET', `/v2/documents/public/${ownerId}`, { key: caller.key }), 404);
+    });
   });
 
   describe('zendesk', () => {

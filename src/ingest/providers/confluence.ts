@@ -1,6 +1,6 @@
 import { apiUrl, getJson, ProviderError } from './http.js';
 import type { Connector, ProviderSession, WikiSpace } from './types.js';
-import { utf8 } from './types.js';
+import { basicAuth, htmlPage } from './types.js';
 
 /**
  * Confluence through its REST API (`{base}/rest/api/...`) with an API token (Basic `email:token`).
@@ -17,8 +17,7 @@ export function confluenceBase(baseUrl: string): string {
 }
 
 function headers(session: ProviderSession): Record<string, string> {
-  const { email, apiToken } = session.credentials;
-  return { authorization: `Basic ${Buffer.from(`${email}:${apiToken}`).toString('base64')}` };
+  return basicAuth(session.credentials.email, session.credentials.apiToken);
 }
 
 interface Links { webui?: string; base?: string; next?: string }
@@ -39,10 +38,6 @@ async function all<T>(session: ProviderSession, path: string, query: Record<stri
     start += page.results.length;
   }
   return { items, base };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function webUrl(base: string, links: Links | undefined, fallback: string): string {
@@ -88,11 +83,10 @@ export const confluenceConnector: Connector = {
     if (page.status === 'trashed') throw new ProviderError('confluence', 'not_found', `lost permission: Confluence page ${ref.externalId} is in the trash`, 404);
     const storage = page.body?.storage?.value;
     if (storage === undefined) throw new ProviderError('confluence', 'unsupported', `unsupported content: Confluence page ${ref.externalId} has no storage-format body`);
-    const html = `<!doctype html><html><head><title>${escapeHtml(page.title)}</title></head><body><article><h1>${escapeHtml(page.title)}</h1>${storage}</article></body></html>`;
     return {
       kind: 'content',
       marker: String(page.version?.number ?? ''),
-      body: utf8(html),
+      body: htmlPage(page.title, storage),
       contentType: 'text/html',
       filename: null,
       title: page.title,

@@ -5,9 +5,8 @@ export interface ProviderSession {
   readonly provider: ProviderName;
   readonly baseUrl: string;
   readonly credentials: Readonly<Record<string, string>>;
-  /** providerFetch for this provider (safeFetch underneath). */
+  /** providerFetch for this provider (safeFetch underneath; the caller's abort signal goes with it). */
   readonly http: typeof fetch;
-  readonly signal?: AbortSignal;
 }
 
 /** A resource as registered by `POST /v2/documents/public/resources/{provider}` (and as child pages are). */
@@ -87,4 +86,15 @@ export type DiscoveredResources =
 
 export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text);
+}
+
+/** HTTP Basic credentials (Zendesk: `{email}/token`, Confluence: the email, with the API token). */
+export function basicAuth(user: string | undefined, password: string | undefined): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+/** A provider's HTML body as a page for the HTML extractor, its title as the page's heading. */
+export function htmlPage(title: string, bodyHtml: string): Uint8Array {
+  const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return utf8(`<!doctype html><html><head><title>${escaped}</title></head><body><article><h1>${escaped}</h1>${bodyHtml}</article></body></html>`);
 }

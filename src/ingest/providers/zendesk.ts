@@ -1,6 +1,6 @@
 import { apiUrl, getJson, ProviderError } from './http.js';
 import type { Connector, HelpCenterCategory, ProviderSession } from './types.js';
-import { utf8 } from './types.js';
+import { basicAuth, htmlPage } from './types.js';
 
 /**
  * Zendesk Help Center through its REST API (`/api/v2/help_center/...`) with an API token
@@ -13,8 +13,7 @@ export function zendeskBase(credentials: Readonly<Record<string, string>>, baseU
 }
 
 function headers(session: ProviderSession): Record<string, string> {
-  const { email, apiToken } = session.credentials;
-  return { authorization: `Basic ${Buffer.from(`${email}/token:${apiToken}`).toString('base64')}` };
+  return basicAuth(`${session.credentials.email}/token`, session.credentials.apiToken);
 }
 
 interface Page {
@@ -42,10 +41,6 @@ async function all<T>(session: ProviderSession, path: string, key: string, what:
 interface Category { id: number; name: string; position?: number }
 interface Section { id: number; name: string; category_id: number; position?: number }
 interface Article { id: number; title: string; section_id: number; html_url: string; body: string | null; updated_at: string; draft?: boolean; position?: number }
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 export const zendeskConnector: Connector = {
   async verify(session) {
@@ -94,7 +89,6 @@ export const zendeskConnector: Connector = {
     );
     const marker = article.updated_at;
     if (options.refresh && ref.marker === marker) return { kind: 'unchanged', marker };
-    const html = `<!doctype html><html><head><title>${escapeHtml(article.title)}</title></head><body><article><h1>${escapeHtml(article.title)}</h1>${article.body ?? ''}</article></body></html>`;
-    return { kind: 'content', marker, body: utf8(html), contentType: 'text/html', filename: null, title: article.title, url: article.html_url, children: [] };
+    return { kind: 'content', marker, body: htmlPage(article.title, article.body ?? ''), contentType: 'text/html', filename: null, title: article.title, url: article.html_url, children: [] };
   },
 };

@@ -1,6 +1,7 @@
 import type { WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
+import { normalizeUrl } from '../../ingest/crawl/url.js';
 import {
   CONNECTORS,
   confluenceBase,
@@ -57,13 +58,9 @@ function apiBase(provider: ProviderName, credentials: Record<string, string>, ba
 }
 
 function checkBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AppError('bad_request', 'body.baseUrl: not a valid URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('bad_request', 'body.baseUrl: must be an http(s) URL');
+  const normalized = normalizeUrl(value);
+  if (!normalized) throw new AppError('bad_request', 'body.baseUrl: must be an http(s) URL');
+  const url = new URL(normalized);
   if (url.username || url.password) throw new AppError('bad_request', 'body.baseUrl: URLs with credentials are not accepted; give them as fields');
   if (url.search || url.hash) throw new AppError('bad_request', 'body.baseUrl: give the API base without a query or fragment');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -121,7 +118,7 @@ function session(ctx: WorkspaceContext, provider: ProviderName, baseUrl: string,
     maxRetryWaitMs: ctx.config.ingest.providerMaxRetryWaitMs,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  return { provider, baseUrl, credentials, http, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+  return { provider, baseUrl, credentials, http };
 }
 
 /**

@@ -34,7 +34,7 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
     ctx.log.info({ sourceId: run.sourceId }, 'source job superseded or source deleted; nothing to do');
     return;
   }
-  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: ResourceRef[] | string[] };
+  let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: Children };
   try {
     result = { status: 'COMPLETED', ...(await process(ctx, source, run.kind === 'refresh')) };
   } catch (error) {
@@ -51,7 +51,7 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
   const written = await inTransaction(ctx, async (tx) => {
     const row = await finishJob(tx.db, ctx.workspaceId, source.id, run.jobId, result.status, result.changes, ctx.clock.now());
     if (row) await emit(tx, 'source.ingested', { sourceId: row.id, status: result.status, changed: row.changed });
-    if (row && result.children?.length) await queueChildren(ctx, tx.db, row, result.children);
+    if (row && result.children) await queueChildren(ctx, tx.db, row, result.children);
     return row;
   });
   ctx.log.info({ sourceId: source.id, status: result.status, written: Boolean(written), error: result.changes.error }, 'source processed');
@@ -64,18 +64,17 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
  * gives the external ids of the children it listed last time: those are refreshed, since a child's
  * edit does not change its parent's marker.
  */
-async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, children: ResourceRef[] | string[]): Promise<void> {
+async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, children: Children): Promise<void> {
+  const ids = [...new Set([...children.found.map((c) => c.externalId), ...children.listed])].filter((id) => id !== parent.externalId);
+  if (ids.length === 0) return;
   const now = ctx.clock.now();
   const depth = depthOf(parent) + 1;
-  const refs = children.filter((c): c is ResourceRef => typeof c !== 'string');
-  const byId = new Map(refs.filter((c) => c.externalId !== parent.externalId).map((c) => [c.externalId, c]));
-  const ids = children.map((c) => (typeof c === 'string' ? c : c.externalId)).filter((id) => id !== parent.externalId);
   const existing = new Map((await findByExternalIds(tx, ctx.workspaceId, parent.source, ids)).map((r) => [r.externalId, r]));
   const inserted = await insertSources(
     tx,
     ctx.workspaceId,
-    [...byId.values()]
-      .filter((c) => !existing.has(c.externalId))
+    children.found
+      .filter((c) => c.externalId !== parent.externalId && !existing.has(c.externalId))
       .map((c) => ({
         source: parent.source,
         externalId: c.externalId,
@@ -95,14 +94,20 @@ async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, c
   await queueJobs(ctx, tx, inserted.map((r) => r.id), known);
 }
 
+/** What a provider source holds: the resources it lists now, or (unchanged) the external ids it listed last time. */
+interface Children {
+  found: ResourceRef[];
+  listed: string[];
+}
+
 /** Fetch, extract and compare; returns the record's new content fields. Throws IngestFailure. */
-async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<{ changes: Partial<NewSource>; children?: ResourceRef[] | string[] }> {
+async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolean): Promise<{ changes: Partial<NewSource>; children?: Children }> {
   const outcome = await FETCHERS[source.source as SourceKind].fetch(ctx, source, { refresh });
   const listed = Array.isArray(source.misc.childIds) ? (source.misc.childIds as string[]) : [];
   if (outcome.kind === 'not_modified') {
     // A provider's change marker is kept with the record, for the next refresh to compare.
     const misc = outcome.marker === undefined ? source.misc : { ...source.misc, providerMarker: outcome.marker };
-    return { changes: { success: true, error: '', misc }, children: listed };
+    return { changes: { success: true, error: '', misc }, children: { found: [], listed } };
   }
   const children = outcome.children ?? [];
   const misc =
@@ -112,7 +117,7 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
 
   const bodyHash = createHash('sha256').update(outcome.body).digest('hex');
   if (source.success && source.bodyHash === bodyHash) {
-    return { changes: { ...unchanged, etag: outcome.etag, lastModified: outcome.lastModified, ...(providerTitle ? { title: providerTitle } : {}) }, children };
+    return { changes: { ...unchanged, etag: outcome.etag, lastModified: outcome.lastModified, ...(providerTitle ? { title: providerTitle } : {}) }, children: { found: children, listed: [] } };
   }
 
   const kind = detectContentKind({ contentType: outcome.contentType, filename: outcome.filename, body: outcome.body });
@@ -149,8 +154,7 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
     changes: {
       ...unchanged,
       title: titleGiven ? source.title : providerTitle || title || source.title,
-      // A provider resource (it has a marker) keeps the type it was registered with: a Drive file's, a Notion page's.
-      mimeType: outcome.marker !== undefined && source.mimeType ? source.mimeType : MIME_TYPE_OF_KIND[kind],
+      mimeType: MIME_TYPE_OF_KIND[kind],
       // Which extraction step gave an HTML page's text (main content, text blocks, structured data, meta description).
       ...(extracted.method ? { misc: { ...misc, extraction: extracted.method } } : {}),
       paragraphs,
@@ -160,7 +164,7 @@ async function process(ctx: WorkspaceContext, source: SourceRow, refresh: boolea
       etag: outcome.etag,
       lastModified: outcome.lastModified,
     },
-    children,
+    children: { found: children, listed: [] },
   };
 }
 

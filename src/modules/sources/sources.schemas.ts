@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
+import { PROVIDERS } from '../../ingest/providers/index.js';
 
-export const SOURCE_KINDS = ['web', 'files', 'googledrive', 'notion', 'zendesk', 'confluence'] as const;
+export const SOURCE_KINDS = ['web', 'files', ...PROVIDERS] as const;
 export const sourceKindSchema = z.enum(SOURCE_KINDS);
 export type SourceKind = z.infer<typeof sourceKindSchema>;
 
 /** Sources the ingest route takes; `files` arrive through the upload route. */
-export const INGESTIBLE_KINDS = ['web', 'googledrive', 'notion', 'zendesk', 'confluence'] as const;
+export const INGESTIBLE_KINDS = ['web', ...PROVIDERS] as const;
 
 export const LINKED_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
 export const linkedOperationSchema = z.enum(LINKED_OPERATIONS);
@@ -178,11 +179,9 @@ export const uploadFieldsSchema = z
   })
   .strict();
 
-export const DISCOVERABLE = ['notion', 'zendesk', 'confluence', 'googledrive'] as const;
 export const resourceParamsSchema = z
-  .object({ provider: z.enum(DISCOVERABLE).describe('`notion`, `zendesk`, `confluence` or `googledrive` (no discovery: register files by id)') })
+  .object({ provider: z.enum(PROVIDERS).describe('`notion`, `zendesk`, `confluence` or `googledrive` (no discovery: register files by id)') })
   .strict();
-export type ResourceProvider = (typeof DISCOVERABLE)[number];
 
 const notionResourceSchema = z
   .object({
