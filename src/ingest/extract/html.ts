@@ -8,6 +8,7 @@
 // linear in the size of the DOM, and recursion is depth-capped so pathological nesting stays cheap.
 import { parseHTML } from 'linkedom';
 import { clampTitle, normaliseCode, normaliseSpace, tidyParagraphs } from './text.js';
+import { jsonLdTexts, metaDescription, noscriptTexts } from './page-data.js';
 import type { Extracted } from './types.js';
 
 // linkedom's DOM is structurally the standard one; describe just what we use.
@@ -618,8 +619,7 @@ export function extractHtml(html: string, _url?: string): Extracted {
   }
   const structured = tidyParagraphs([...jsonLdTexts(root), ...noscriptTexts(root)]);
   if (structured.length) return { title, paragraphs: structured, method: 'structured_data' };
-  const meta = root.querySelector('meta[name="description"], meta[property="og:description"], meta[name="og:description"], meta[name="twitter:description"]');
-  const description = meta ? normaliseSpace(attr(meta, 'content')) : '';
+  const description = metaDescription(root);
   return { title, paragraphs: tidyParagraphs(description ? [description] : []), method: 'meta_description' };
 }
 
@@ -644,40 +644,4 @@ const LISTING_MEDIAN_CHARS = 40;
 function medianLength(paragraphs: string[]): number {
   const lengths = paragraphs.map((p) => p.length).sort((a, b) => a - b);
   return lengths[Math.floor(lengths.length / 2)] ?? 0;
-}
-
-/** JSON-LD keys whose string values are a page's text. */
-const JSON_LD_TEXT_KEYS = new Set(['articleBody', 'text', 'description', 'reviewBody', 'answerExplanation', 'abstract']);
-
-/** The texts of a page's JSON-LD, in document order, markup in them stripped. */
-function jsonLdTexts(root: DomElement): string[] {
-  const out: string[] = [];
-  const visit = (value: unknown, depth: number) => {
-    if (depth > 12 || value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1);
-      return;
-    }
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      if (typeof item === 'string' && JSON_LD_TEXT_KEYS.has(key)) {
-        const text = normaliseSpace(item.replace(/<[^>]*>/g, ' '));
-        if (text.length >= 20 && !out.includes(text)) out.push(text);
-      } else {
-        visit(item, depth + 1);
-      }
-    }
-  };
-  for (const script of root.querySelectorAll('script[type="application/ld+json"]')) {
-    try {
-      visit(JSON.parse(script.textContent ?? ''), 0);
-    } catch {
-      // A malformed JSON-LD block gives nothing.
-    }
-  }
-  return out;
-}
-
-/** Readable text inside <noscript> elements (markup in them is text to the parser: stripped). */
-function noscriptTexts(root: DomElement): string[] {
-  return [...root.querySelectorAll('noscript')].map((el) => normaliseSpace((el.textContent ?? '').replace(/<[^>]*>/g, ' '))).filter((text) => text.length >= 40);
 }
