@@ -41,9 +41,9 @@ async function completed(t: TestApp, key: string, id: string): Promise<Source> {
   return done;
 }
 
-async function refresh(t: TestApp, key: string, id: string): Promise<Source> {
+async function refresh(t: TestApp, key: string, id: string, timeoutMs?: number): Promise<Source> {
   await expectStatus(t, 200, 'POST', '/v2/documents/public/refresh', key, { documentIds: [id] });
-  return waitForSource(t, key, id, (s) => s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED');
+  return waitForSource(t, key, id, (s) => s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED', timeoutMs);
 }
 
 /** Makes live knowledge of the sources; answers the article of each. */
@@ -236,7 +236,9 @@ describe('provider workflow', () => {
       // Beyond the retries (and the job's own attempts): rate limited.
       fake.fail(new RegExp(`^/v1/pages/${shippingId}`), 429, { times: 100, retryAfter: '0' });
       mark = fake.requests.length;
-      failed = await refresh(t, other.key, shipping);
+      // Four attempts with the queue's jittered backoff between them (1-2 s, 2-4 s, 4-8 s at the
+      // test's 1 s retry delay): up to 14 s of waiting alone, so more than the usual deadline.
+      failed = await refresh(t, other.key, shipping, 60_000);
       assert.equal(failed.linkedJobStatus, 'FAILED');
       assert.match(failed.error, /^rate limited: Notion kept answering HTTP 429 after the retries/);
       assert.ok(fake.since(mark, new RegExp(`^/v1/pages/${shippingId}`)).length >= 4, 'each attempt waited out the 429s first');
