@@ -232,6 +232,42 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.equal(extractHtml(article).method, 'main_content');
   });
 
+  it('reads a page whose content is in <noscript> (a forum crawler view) as a browser without script shows it', () => {
+    const posts = [
+      'After the upgrade my containers cannot resolve each other by name, although both are on the same user-defined network.',
+      'Docker answers names only on user-defined networks; check that both containers were started with --network and not on the default bridge.',
+      'That was it: the second container had been started on the default bridge. Moving it to the shared network fixed the lookups.',
+      'Marking this as solved. For anyone landing here later, docker network inspect lists the containers attached to a network.',
+    ];
+    const crawler = `<div id="main-outlet"><h1>Containers cannot resolve each other</h1>${posts.map((p, i) => `<div class="topic-body crawler-post" id="post_${i + 1}"><span class="creator">user${i}</span><div class="post"><p>${p}</p></div></div>`).join('')}</div>`;
+    const html = shell('', `<header><a href="/">Community Forums</a><p>Share and learn in the community.</p></header><section id="main"></section><noscript data-path="/t/1">${crawler}</noscript>`);
+    const out = extractHtml(html);
+    assert.notEqual(out.method, 'structured_data', 'read as the page, not as a fallback');
+    for (const post of posts) assert.ok(out.paragraphs.includes(post), post);
+    assert.ok(!out.paragraphs.includes('Share and learn in the community.'));
+    // A short <noscript> notice beside a page's visible content stays out of it.
+    const notice = extractHtml(shell('', `<main>${posts.map((p) => `<p>${p}</p>`).join('')}</main><noscript><p>Please enable JavaScript to see the comments and the rest of this community's threads.</p></noscript>`));
+    assert.deepEqual(notice.paragraphs, posts);
+  });
+
+  it("reads a page builder's text widgets as content and its other widgets as furniture", () => {
+    // Elementor wraps every piece of a page in "widget" classes, which alone would mark it all as
+    // sidebar widgets (each holds a small part of the page, so none reads as a wrapper).
+    const widget = (type: string, inner: string) => `<div class="elementor-element elementor-widget elementor-widget-${type}" data-widget_type="${type}.default"><div class="elementor-widget-container">${inner}</div></div>`;
+    const section = (...widgets: string[]) => `<section class="elementor-section elementor-top-section"><div class="elementor-container"><div class="elementor-column"><div class="elementor-widget-wrap elementor-element-populated">${widgets.join('')}</div></div></div></section>`;
+    const testimonials = [
+      'Our daughter has taken piano lessons for two years and loves every one of them; her teacher is patient and always well prepared.',
+      'Finding a reliable guitar teacher used to be hard. The lessons here are fun, punctual and our son has made great progress.',
+      'The singing teacher helped me pass my grade five exam with a distinction, and the lessons fitted around my shifts.',
+      'Drum lessons at home saved us the weekly drive, and the teacher brought a practice pad so the neighbours stayed friendly.',
+      'I started the violin at sixty and was worried I was too old; two terms later I play in a community orchestra.',
+      'Booking and rescheduling lessons is easy, and the termly progress reports tell us exactly what to practise next.',
+    ];
+    const html = shell('', `<div class="elementor elementor-24891">${testimonials.map((t) => section(widget('text-editor', `<p>${t}</p>`))).join('')}${section(widget('form', '<form><label>Sign up for our newsletter and get one free lesson</label><input name="email"></form>'), widget('post-info', '<ul><li>Posted by the team</li><li>March 2026</li></ul>'))}</div>`);
+    const out = extractHtml(html);
+    assert.deepEqual(out.paragraphs, testimonials);
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

@@ -21,6 +21,8 @@ interface DomNode {
 }
 export interface DomElement extends DomNode {
   localName: string;
+  childNodes: ArrayLike<DomNode>;
+  replaceWith(...nodes: DomNode[]): void;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
   querySelector(selector: string): DomElement | null;
@@ -198,6 +200,21 @@ function slugFreeId(id: string): string {
   return id.split(/[-_]+/).length >= SLUG_ID_WORDS ? '' : id;
 }
 
+/**
+ * Page builders wrap every piece of a page in a "widget" (Elementor: `elementor-widget-wrap >
+ * elementor-widget elementor-widget-text-editor > elementor-widget-container`). The structural
+ * wrappers are no furniture, and neither is a widget of a content type (text, headings,
+ * testimonials, accordions...): their names are left out. Other widgets (forms, post info, menus,
+ * buttons) still read as widgets.
+ */
+const BUILDER_WRAPPERS = /(^|\s)elementor-widget-(?:wrap|container)(?=\s|$)/g;
+const BUILDER_CONTENT_WIDGET = /(^|\s)elementor-widget-(?:text-editor|theme-post-content|testimonial|testimonial-carousel|accordion|toggle|tabs|icon-box|image-box|price-table|price-list|blockquote|animated-headline|counter)(?=\s|$)/;
+
+function builderFreeNames(names: string): string {
+  const unwrapped = names.replace(BUILDER_WRAPPERS, '$1');
+  return (BUILDER_CONTENT_WIDGET.test(unwrapped) ? unwrapped.replace(/(^|\s)elementor-widget(?:-[\w-]+)?(?=\s|$)/g, '$1') : unwrapped).trim();
+}
+
 /** Decide whether an element is boilerplate by tag, role, visibility and class/id words. */
 export function classify(el: DomElement): Verdict {
   const tag = el.localName;
@@ -215,7 +232,7 @@ export function classify(el: DomElement): Verdict {
   // Inline formatting (and anything inside code) carries highlighter classes like "comment".
   if (!BLOCK_TAGS.has(tag) && tag !== 'span' && tag !== 'a') return 'keep';
   // camelCase names ("RightRailContainer") split into words like kebab-case ones.
-  const names = `${attr(el, 'class')} ${slugFreeId(attr(el, 'id'))}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2');
+  const names = builderFreeNames(`${attr(el, 'class')} ${slugFreeId(attr(el, 'id'))}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2'));
   if (names === '') return 'keep';
   if (attr(el, 'itemprop') === 'articleBody') return 'keep';
   if (STRONG_BOILERPLATE.test(names) || WEAK_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'mark';
@@ -566,11 +583,31 @@ function parseDocument(html: string): DomElement {
   return parseRoot(stripped) ?? parseRoot(`<!DOCTYPE html><html><body>${stripped}</body></html>`) ?? (parseRoot('<html></html>') as DomElement);
 }
 
+/**
+ * A page that keeps its content in <noscript> (a forum's crawler view, the server-rendered
+ * fallback of a page built by script) is read as a browser without script shows it: when the text
+ * of its <noscript> elements outweighs the rest of the body, they are unwrapped in place.
+ */
+const NOSCRIPT_CONTENT_MIN_CHARS = 200;
+
+/** The parsed document and each element's measure, with <noscript> content shown when it is the page's content. */
+function readDocument(html: string): { root: DomElement; measures: Map<DomElement, Measure> } {
+  const root = parseDocument(html);
+  let measures = new Map<DomElement, Measure>();
+  const visible = measureTree(root, measures).size;
+  const noscripts = [...root.querySelectorAll('body noscript')];
+  const hidden = noscripts.reduce((sum, el) => sum + measureTree(el, new Map()).size, 0);
+  if (hidden >= NOSCRIPT_CONTENT_MIN_CHARS && hidden > visible) {
+    for (const el of noscripts) el.replaceWith(...Array.from(el.childNodes));
+    measures = new Map();
+    measureTree(root, measures);
+  }
+  return { root, measures };
+}
+
 /** Every text block of a document, boilerplate tags skipped but no main-content selection. */
 export function extractHtmlBlocks(html: string): { text: string; kind: BlockKind }[] {
-  const root = parseDocument(html);
-  const measures = new Map<DomElement, Measure>();
-  measureTree(root, measures);
+  const { root, measures } = readDocument(html);
   const walker = new BlockWalker(root, measures);
   walker.walk(root, 0);
   walker.flush();
@@ -578,9 +615,7 @@ export function extractHtmlBlocks(html: string): { text: string; kind: BlockKind
 }
 
 export function analyseHtml(html: string): HtmlAnalysis {
-  const root = parseDocument(html);
-  const measures = new Map<DomElement, Measure>();
-  measureTree(root, measures);
+  const { root, measures } = readDocument(html);
   const walker = new BlockWalker(root, measures);
   walker.walk(root, 0);
   walker.flush();
