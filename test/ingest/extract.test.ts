@@ -268,6 +268,24 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.deepEqual(out.paragraphs, testimonials);
   });
 
+  it("reads the headers of a list of cards (a news river) as the list's content", () => {
+    const stories = [
+      ['New colours for the studio headphones', 'The studio headphones now come in three retailer-exclusive colours, available from next week.'],
+      ['Hands on: live translation in the new earbuds', 'Live translation works in five languages and needs a phone nearby; heart-rate monitoring is on by default.'],
+      ['Firmware 7.1 for the over-ear headphones', 'The update improves the noise cancellation and fixes the pairing bug some owners reported after 7.0.'],
+      ['The wired adapter is discontinued', 'Owners of older wired headphones will need a third-party adapter once the stock runs out.'],
+    ];
+    const cards = stories.map(([headline, summary]) => `<article class="river-article"><a href="/s" aria-hidden="true"><img src="/i.jpg" alt=""></a><header><h2><a href="/s">${headline}</a></h2><p class="river-desc">${summary}</p></header></article>`).join('');
+    const out = extractHtml(shell('', `<header><nav><a href="/">News</a><a href="/reviews">Reviews</a></nav></header><main><h1>Headphones</h1><section class="col-main">${cards}</section></main>`));
+    for (const [headline, summary] of stories) {
+      assert.ok(out.paragraphs.includes(headline!), headline);
+      assert.ok(out.paragraphs.includes(summary!), summary);
+    }
+    // One article's own header (its title and byline) is still furniture.
+    const single = extractHtml(shell('', `<article><header><h1>Firmware 7.1</h1><p class="byline">By the news desk</p></header>${stories.map(([, summary]) => `<p>${summary}</p>`).join('')}</article>`));
+    assert.ok(!single.paragraphs.some((p) => p.includes('By the news desk')));
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

@@ -240,6 +240,22 @@ export function classify(el: DomElement): Verdict {
   return 'keep';
 }
 
+/**
+ * The <header> of one card in a list of cards (sibling <article> elements: a news river, search
+ * results) holds the card's headline and summary, which are the list's content.
+ */
+const CARD_LIST_MIN = 3;
+
+function isCardHeader(el: DomElement): boolean {
+  const card = el.parentElement;
+  if (!card || card.localName !== 'article' || !card.parentElement) return false;
+  let cards = 0;
+  for (let sibling = card.parentElement.firstChild; sibling && cards < CARD_LIST_MIN; sibling = sibling.nextSibling) {
+    if (sibling.nodeType === ELEMENT_NODE && (sibling as DomElement).localName === 'article') cards += 1;
+  }
+  return cards >= CARD_LIST_MIN;
+}
+
 /** Turns a DOM subtree into text blocks, skipping boilerplate. */
 class BlockWalker {
   readonly blocks: Block[] = [];
@@ -284,7 +300,7 @@ class BlockWalker {
     }
     const verdict = classify(el);
     if (verdict === 'skip') return;
-    if (verdict === 'mark') {
+    if (verdict === 'mark' && !(tag === 'header' && isCardHeader(el))) {
       // Trust the class name unless the element holds the main content or a good part of the page.
       const measure = this.measureOf(el);
       if (!measure.hasMain && measure.size < this.pageSize * TRUSTED_MARK_SHARE) return;
