@@ -286,6 +286,22 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.ok(!single.paragraphs.some((p) => p.includes('By the news desk')));
   });
 
+  it('reads cards linked as a whole (a course catalogue) as content, and a lone linked promotion as not', () => {
+    const courses = [
+      ['Professional Certificate Program in Digital Transformation', 'Assess the tools and strategies that are reshaping industries, and learn to lead a transformation programme from its first pilot to its rollout. Eight live sessions and a capstone project.'],
+      ['Professional Certificate Program in Machine Learning', 'Master the machine learning strategies that are changing products and services, from framing a problem to running a model in production. Taught online over twelve weeks with weekly labs.'],
+      ['Professional Certificate Program in Sustainability', 'Learn to evolve and implement sustainable systems in your organisation, with the measurement frameworks that regulators and investors now expect. Available in English and in Spanish.'],
+      ['Professional Certificate Program in Product Management', 'Acquire the knowledge and skills an effective product leader needs, from discovery interviews to roadmaps and the pricing of a new product. Includes two residential weeks on campus.'],
+    ];
+    const cards = courses.map(([name, about]) => `<div class="views-row"><a href="/c"><div class="field-title">${name}</div><p>${about}</p></a></div>`).join('');
+    const out = extractHtml(shell('', `<header><nav><a href="/">Home</a><a href="/programs">Programs</a></nav></header><main><h1>Certificate programs</h1><h2>Solve problems. Grow your network.</h2><div class="view-content">${cards}</div></main>`));
+    for (const [, about] of courses) assert.ok(out.paragraphs.includes(about!), about);
+    const paragraphs = courses.map(([, about]) => `<p>${about}</p>`).join('');
+    const promo = 'Get access to the fastest growing subscription service for investors, with research, portfolio tools and daily market commentary.';
+    const article = extractHtml(shell('', `<article><h1>Markets today</h1>${paragraphs}<p><a href="/subscribe">${promo}</a></p></article>`));
+    assert.ok(!article.paragraphs.includes(promo));
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

@@ -99,6 +99,8 @@ export interface Block {
   el: DomElement;
   /** Innermost boilerplate-looking ancestor, if any. */
   mark: DomElement | null;
+  /** A clickable card's text (see markCards): prose, however linked. */
+  card?: boolean;
 }
 
 const nonSpaceLength = (text: string) => text.replace(/\s+/g, '').length;
@@ -432,15 +434,37 @@ function inDefinition(el: DomElement): boolean {
   return el.localName === 'dd' || el.parentElement?.localName === 'dd';
 }
 
+/**
+ * A link holding a whole paragraph of prose, one of several on the page, is a card made clickable
+ * as a whole (the courses of a catalogue, the stories of a river), not navigation: navigation
+ * links are a few words each. (A lone one is a promotion; one in a list item, a sidebar teaser.)
+ */
+const LINKED_PROSE_CHARS = 150;
+const LINKED_PROSE_SHARE = 0.9;
+
+function markCards(blocks: Block[]): void {
+  const cards = blocks.filter((block) => {
+    if (block.kind !== 'text' || block.chars < LINKED_PROSE_CHARS || block.linkChars < LINKED_PROSE_SHARE * block.chars || !isSentence(block.text)) return false;
+    for (let el: DomElement | null = block.el; el; el = el.parentElement) if (el.localName === 'li') return false;
+    return true;
+  });
+  if (cards.length >= CARD_LIST_MIN) for (const block of cards) block.card = true;
+}
+
 function linkDensity(block: Block): number {
   return block.chars === 0 ? 0 : block.linkChars / block.chars;
+}
+
+/** Mostly link text, and not a clickable card: navigation. */
+function readsAsLinks(block: Block): boolean {
+  return linkDensity(block) > LINK_DENSITY_MAX && !block.card;
 }
 
 function blockWeights(block: Block): { good: number; bad: number } {
   // A definition term is the name of what the next <dd> documents, linked or not (API references
   // link every member to its own page): structure of the content, not navigation.
   if (block.el.localName === 'dt') return { good: 0, bad: block.chars * SHORT_WEIGHT };
-  if (linkDensity(block) > LINK_DENSITY_MAX) return { good: 0, bad: block.chars };
+  if (readsAsLinks(block)) return { good: 0, bad: block.chars };
   if (block.kind === 'pre' || block.chars >= PROSE_CHARS || (inDefinition(block.el) && isSentence(block.text))) return { good: block.chars - block.linkChars, bad: block.linkChars };
   return { good: 0, bad: block.chars * SHORT_WEIGHT };
 }
@@ -536,7 +560,7 @@ const BOILERPLATE_LINES = [
 function keepBlock(block: Block): boolean {
   // Markup shown as text: escaped <noscript> pixels, raw embed codes.
   if (block.kind !== 'pre' && /^<[a-z!/][^>]*>/i.test(block.text) && block.text.endsWith('>')) return false;
-  if (block.kind === 'text' && linkDensity(block) > LINK_DENSITY_MAX) return false;
+  if (block.kind === 'text' && readsAsLinks(block)) return false;
   if (block.kind !== 'pre' && block.text.length < 200 && BOILERPLATE_LINES.some((re) => re.test(block.text))) return false;
   return true;
 }
@@ -636,6 +660,7 @@ export function analyseHtml(html: string): HtmlAnalysis {
   walker.walk(root, 0);
   walker.flush();
   const blocks = walker.blocks;
+  markCards(blocks);
   const container = chooseContainer(blocks, root);
   const kept = blocks.filter((b) => isInside(b.el, container) && keepBlock(b)
     && !(b.mark && b.mark !== container && isInside(b.mark, container)));
