@@ -302,6 +302,23 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.ok(!article.paragraphs.includes(promo));
   });
 
+  it('reads a run of like "widgets" holding most of the page as content, and a sidebar\'s few widgets as furniture', () => {
+    const reviews = [
+      ['Best dishwasher', 'The quietest dishwasher we tested cleaned baked-on lasagne in one normal cycle and dried plastic containers without the heated-dry option.'],
+      ['Best refrigerator', 'Temperatures held within half a degree through a week of door openings, and the shelves fold away to fit a sheet cake or a turkey.'],
+      ['Best range', 'The induction hob boiled a litre of water in under three minutes, and the oven held its temperature within five degrees while roasting.'],
+      ['Best washer', 'It removed grass, wine and chocolate stains on the normal cycle, and a full load of towels finished in under an hour.'],
+    ];
+    const widget = ([name, text]: string[]) => `<div class="c-product-widget c-product-widget--big"><div class="c-product-widget__product"><div class="c-product-widget__content"><h3>${name}</h3><p>${text}</p></div></div></div>`;
+    const sidebar = '<div class="sidebar"><div class="widget"><p>Sign up for the deals newsletter and never miss a sale again.</p></div><div class="widget"><p>Follow our testers as they review a new appliance every day.</p></div></div>';
+    const out = extractHtml(shell('', `<main><h1>The best appliances of the year</h1><p>Every year we test the latest large appliances; these are the ones that stood out.</p>${reviews.map(widget).join('')}</main>${sidebar}`));
+    for (const [name, text] of reviews) {
+      assert.ok(out.paragraphs.includes(name!), name);
+      assert.ok(out.paragraphs.includes(text!), text);
+    }
+    assert.ok(!out.paragraphs.some((p) => p.includes('newsletter')));
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

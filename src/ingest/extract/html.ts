@@ -84,6 +84,9 @@ const BLOCK_TAGS = new Set([
 
 /** A boilerplate-looking element holding more than this share of the page's text may be a wrapper. */
 const TRUSTED_MARK_SHARE = 0.25;
+/** A run of at least this many like siblings, holding this share of the page's text, is content. */
+const CONTENT_RUN_MIN = 3;
+const CONTENT_RUN_SHARE = 0.4;
 
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
@@ -189,7 +192,8 @@ function codeText(el: DomElement, depth = 0): string {
   return text;
 }
 
-type Verdict = 'keep' | 'skip' | 'mark';
+/** `weak`: a mark by layout class words alone ("widget", "sidebar"), which repeated content may carry. */
+type Verdict = 'keep' | 'skip' | 'mark' | 'weak';
 
 /** Words in an id above which it is an anchor slug made from a heading, not a component name. */
 const SLUG_ID_WORDS = 5;
@@ -237,8 +241,9 @@ export function classify(el: DomElement): Verdict {
   const names = builderFreeNames(`${attr(el, 'class')} ${slugFreeId(attr(el, 'id'))}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2'));
   if (names === '') return 'keep';
   if (attr(el, 'itemprop') === 'articleBody') return 'keep';
-  if (STRONG_BOILERPLATE.test(names) || WEAK_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'mark';
+  if (STRONG_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'mark';
   for (const token of names.toLowerCase().split(/[\s_-]+/)) if (STRONG_TOKENS.has(token)) return 'mark';
+  if (WEAK_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'weak';
   return 'keep';
 }
 
@@ -283,6 +288,37 @@ class BlockWalker {
     return this.measures.get(el) ?? NO_MEASURE;
   }
 
+  /** How many content runs (see inContentRun) the walk is inside. */
+  private runDepth = 0;
+  /** Text size of each run of siblings sharing a class attribute, by parent (see inContentRun). */
+  private readonly runs = new Map<DomElement, Map<string, { count: number; size: number }>>();
+
+  /**
+   * One of CONTENT_RUN_MIN or more siblings with the same class that together hold
+   * CONTENT_RUN_SHARE of the page: the repeated unit of the content (a review's product
+   * "widgets", a builder's blocks), not a sidebar's few widgets.
+   */
+  private inContentRun(el: DomElement): boolean {
+    const parent = el.parentElement;
+    const cls = attr(el, 'class');
+    if (!parent || cls === '') return false;
+    let byClass = this.runs.get(parent);
+    if (!byClass) {
+      byClass = new Map();
+      for (let child = parent.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType !== ELEMENT_NODE) continue;
+        const key = attr(child as DomElement, 'class');
+        const run = byClass.get(key) ?? { count: 0, size: 0 };
+        run.count += 1;
+        run.size += this.measureOf(child as DomElement).size;
+        byClass.set(key, run);
+      }
+      this.runs.set(parent, byClass);
+    }
+    const run = byClass.get(cls);
+    return run !== undefined && run.count >= CONTENT_RUN_MIN && run.size >= this.pageSize * CONTENT_RUN_SHARE;
+  }
+
   walk(el: DomElement, depth: number): void {
     for (let child = el.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) this.addText(child.textContent ?? '');
@@ -302,7 +338,14 @@ class BlockWalker {
     }
     const verdict = classify(el);
     if (verdict === 'skip') return;
-    if (verdict === 'mark' && !(tag === 'header' && isCardHeader(el))) {
+    if (verdict === 'weak' && (this.runDepth > 0 || this.inContentRun(el))) {
+      // The repeated unit of the content (and the parts of it, named alike) is content.
+      this.runDepth += 1;
+      this.visitKept(el, tag, depth);
+      this.runDepth -= 1;
+      return;
+    }
+    if ((verdict === 'mark' && !(tag === 'header' && isCardHeader(el))) || verdict === 'weak') {
       // Trust the class name unless the element holds the main content or a good part of the page.
       const measure = this.measureOf(el);
       if (!measure.hasMain && measure.size < this.pageSize * TRUSTED_MARK_SHARE) return;
