@@ -319,6 +319,16 @@ describe('extractHtml fallbacks: a page with readable text never comes out empty
     assert.ok(!out.paragraphs.some((p) => p.includes('newsletter')));
   });
 
+  it('reads the element a "skip to" link jumps to as content, whatever its id says', () => {
+    const shoes = ['Road running shoe with a carbon plate for race days', 'Trail running shoe with a grippy outsole for wet rock', 'Daily trainer with extra cushioning for long easy runs'];
+    const grid = `<div id="skip-to-products" class="product-grid__items">${shoes.map((s) => `<div class="product-card"><div class="product-card__title">${s}</div><div class="product-card__price">$120</div></div>`).join('')}</div>`;
+    // The store's menus and footer hold most of the page's text, so the id is all that marks the grid.
+    const footer = `<footer>${Array.from({ length: 12 }, (_, i) => `<p>Store ${i}: open every day from nine to six, with free fittings and returns within thirty days.</p>`).join('')}</footer>`;
+    const out = extractHtml(shell('', `<a href="#skip-to-products" class="skip-link">Skip to products</a><main><h1>Running shoes</h1>${grid}</main>${footer}`));
+    for (const shoe of shoes) assert.ok(out.paragraphs.includes(shoe), shoe);
+    assert.ok(!out.paragraphs.includes('Skip to products'));
+  });
+
   it('falls back to the JSON-LD of a page whose content is rendered by script', () => {
     const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', description: 'A <b>sturdy</b> widget for every standard mount, in two colours.', review: [{ '@type': 'Review', reviewBody: 'Fitted it in five minutes, works as described.' }] };
     const out = extractHtml(shell(`<script type="application/ld+json">${JSON.stringify(ld)}</script><script type="application/ld+json">{broken</script>`, '<div id="app"></div><script>render()</script>'));

@@ -201,9 +201,10 @@ const SLUG_ID_WORDS = 5;
 /**
  * Ids generated from heading text ("sign-up-for-an-account-and-get-a-key") say what the section is
  * about, not what kind of page furniture it is, so they are not matched against boilerplate words.
+ * Nor is the id a "skip to" link jumps to ("skip-to-products"): that is where the content starts.
  */
 function slugFreeId(id: string): string {
-  return id.split(/[-_]+/).length >= SLUG_ID_WORDS ? '' : id;
+  return id.split(/[-_]+/).length >= SLUG_ID_WORDS || /^skip-?to\b/i.test(id) ? '' : id;
 }
 
 /**
