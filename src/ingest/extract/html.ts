@@ -248,21 +248,8 @@ export function classify(el: DomElement): Verdict {
   return 'keep';
 }
 
-/**
- * The <header> of one card in a list of cards (sibling <article> elements: a news river, search
- * results) holds the card's headline and summary, which are the list's content.
- */
+/** Cards (sibling <article>s, linked paragraphs) on a page for them to read as a list of cards. */
 const CARD_LIST_MIN = 3;
-
-function isCardHeader(el: DomElement): boolean {
-  const card = el.parentElement;
-  if (!card || card.localName !== 'article' || !card.parentElement) return false;
-  let cards = 0;
-  for (let sibling = card.parentElement.firstChild; sibling && cards < CARD_LIST_MIN; sibling = sibling.nextSibling) {
-    if (sibling.nodeType === ELEMENT_NODE && (sibling as DomElement).localName === 'article') cards += 1;
-  }
-  return cards >= CARD_LIST_MIN;
-}
 
 /** Turns a DOM subtree into text blocks, skipping boilerplate. */
 class BlockWalker {
@@ -287,6 +274,30 @@ class BlockWalker {
 
   private measureOf(el: DomElement): Measure {
     return this.measures.get(el) ?? NO_MEASURE;
+  }
+
+  /** Whether each parent seen holds a list of cards (see isCardHeader). */
+  private readonly cardLists = new Map<DomElement, boolean>();
+
+  /**
+   * The <header> of one card in a list of cards (CARD_LIST_MIN or more sibling <article>
+   * elements: a news river, search results) holds the card's headline and summary, which are the
+   * list's content; a lone article's header is its title and byline.
+   */
+  private isCardHeader(el: DomElement): boolean {
+    const card = el.parentElement;
+    const list = card?.parentElement;
+    if (!card || card.localName !== 'article' || !list) return false;
+    let isList = this.cardLists.get(list);
+    if (isList === undefined) {
+      let cards = 0;
+      for (let sibling = list.firstChild; sibling && cards < CARD_LIST_MIN; sibling = sibling.nextSibling) {
+        if (sibling.nodeType === ELEMENT_NODE && (sibling as DomElement).localName === 'article') cards += 1;
+      }
+      isList = cards >= CARD_LIST_MIN;
+      this.cardLists.set(list, isList);
+    }
+    return isList;
   }
 
   /** How many content runs (see inContentRun) the walk is inside. */
@@ -346,7 +357,7 @@ class BlockWalker {
       this.runDepth -= 1;
       return;
     }
-    if ((verdict === 'mark' && !(tag === 'header' && isCardHeader(el))) || verdict === 'weak') {
+    if ((verdict === 'mark' && !(tag === 'header' && this.isCardHeader(el))) || verdict === 'weak') {
       // Trust the class name unless the element holds the main content or a good part of the page.
       const measure = this.measureOf(el);
       if (!measure.hasMain && measure.size < this.pageSize * TRUSTED_MARK_SHARE) return;
