@@ -1,8 +1,9 @@
 // No network guard import here: bench/providers runs these fakes too. Tests get the guard from the
 // test runner (scripts/test.mjs) and from test/support/app.ts.
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RecordedRequest, recordingServer } from './recording-server.js';
 
 /**
  * Notion, Zendesk Help Center, Confluence and Google Drive on 127.0.0.1, speaking each API's wire
@@ -69,12 +70,7 @@ export interface FakeDriveFile {
   content: Buffer | string;
 }
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
+export type { RecordedRequest };
 
 export const CREDENTIALS = {
   notionToken: 'ntn_fake_secret_4242',
@@ -318,30 +314,25 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     return driveError(404, 'notFound', 'Not Found');
   }
 
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-      const url = new URL(path, 'http://fake');
-      const route = url.pathname;
-      const failure = failures.find((f) => f.times > 0 && f.pattern.test(path));
-      if (failure) {
-        failure.times -= 1;
-        const headers: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': failure.retryAfter } : {};
-        if (route.startsWith('/v1/')) return send(res, failure.status, { object: 'error', status: failure.status, code: failure.status === 429 ? 'rate_limited' : failure.status === 403 ? 'restricted_resource' : 'object_not_found', message: 'Injected failure' }, headers);
-        return send(res, failure.status, { error: failure.status === 429 ? 'TooManyRequests' : 'Forbidden', description: 'Injected failure' }, headers);
-      }
-      try {
-        if (route.startsWith('/v1/')) return handleNotion(req, res, route, url.searchParams, body);
-        if (route.startsWith('/api/v2/')) return handleZendesk(req, res, route, url.searchParams);
-        if (route.startsWith('/wiki/')) return handleConfluence(req, res, route, url.searchParams);
-        return handleDrive(req, res, route, url.searchParams, body);
-      } catch (error) {
-        return send(res, 500, { error: String(error) });
-      }
-    });
+  const server: Server = recordingServer(requests, (req, res, body) => {
+    const path = req.url ?? '/';
+    const url = new URL(path, 'http://fake');
+    const route = url.pathname;
+    const failure = failures.find((f) => f.times > 0 && f.pattern.test(path));
+    if (failure) {
+      failure.times -= 1;
+      const headers: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': failure.retryAfter } : {};
+      if (route.startsWith('/v1/')) return send(res, failure.status, { object: 'error', status: failure.status, code: failure.status === 429 ? 'rate_limited' : failure.status === 403 ? 'restricted_resource' : 'object_not_found', message: 'Injected failure' }, headers);
+      return send(res, failure.status, { error: failure.status === 429 ? 'TooManyRequests' : 'Forbidden', description: 'Injected failure' }, headers);
+    }
+    try {
+      if (route.startsWith('/v1/')) return handleNotion(req, res, route, url.searchParams, body);
+      if (route.startsWith('/api/v2/')) return handleZendesk(req, res, route, url.searchParams);
+      if (route.startsWith('/wiki/')) return handleConfluence(req, res, route, url.searchParams);
+      return handleDrive(req, res, route, url.searchParams, body);
+    } catch (error) {
+      return send(res, 500, { error: String(error) });
+    }
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
