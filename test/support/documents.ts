@@ -23,21 +23,21 @@ export function zip(files: Record<string, string>): Uint8Array {
     const nameBytes = Buffer.from(name, 'utf8');
     const data = Buffer.from(content, 'utf8');
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
+    // Both headers hold the crc, the (stored = uncompressed) sizes and the name's length in a row.
+    const entry = (size: number, signature: number, at: number) => {
+      const header = Buffer.alloc(size);
+      header.writeUInt32LE(signature, 0);
+      header.writeUInt32LE(crc, at);
+      header.writeUInt32LE(data.length, at + 4);
+      header.writeUInt32LE(data.length, at + 8);
+      header.writeUInt16LE(nameBytes.length, at + 12);
+      return header;
+    };
+    const local = entry(30, 0x04034b50, 14);
     local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
+    const central = entry(46, 0x02014b50, 16);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
