@@ -90,6 +90,11 @@ export class FetchError extends Error {
     super(message);
     this.name = 'FetchError';
   }
+
+  /** Worth trying again later: the network, not the request, failed. */
+  get retryable(): boolean {
+    return this.kind === 'timeout' || this.kind === 'network' || this.kind === 'dns';
+  }
 }
 
 export type SafeFetch = (request: FetchRequest) => Promise<FetchedResource>;

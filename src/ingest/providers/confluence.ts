@@ -44,6 +44,11 @@ function webUrl(base: string, links: Links | undefined, fallback: string): strin
   return links?.webui ? `${(links.base ?? base).replace(/\/+$/, '')}${links.webui}` : fallback;
 }
 
+/** A page's address in the wiki, or the address every Confluence answers for a page id. */
+function pageUrl(base: string, links: Links | undefined, id: string): string {
+  return webUrl(base, links, `${base}/pages/viewpage.action?pageId=${id}`);
+}
+
 export const confluenceConnector: Connector = {
   async verify(session) {
     const me = await getJson<{ type?: string; displayName?: string; email?: string; accountId?: string }>(
@@ -65,7 +70,7 @@ export const confluenceConnector: Connector = {
         key: space.key,
         title: space.name,
         originalUrl: webUrl(base, space._links, `${base}/spaces/${space.key}`),
-        pages: pages.map((page) => ({ externalId: page.id, title: page.title, originalUrl: webUrl(base, page._links, `${base}/pages/viewpage.action?pageId=${page.id}`) })),
+        pages: pages.map((page) => ({ externalId: page.id, title: page.title, originalUrl: pageUrl(base, page._links, page.id) })),
       });
     }
     return { provider: 'confluence', resources };
@@ -90,7 +95,7 @@ export const confluenceConnector: Connector = {
       contentType: 'text/html',
       filename: null,
       title: page.title,
-      url: webUrl(session.baseUrl, page._links, ref.externalId),
+      url: pageUrl(session.baseUrl, page._links, ref.externalId),
       children: [],
     };
   },

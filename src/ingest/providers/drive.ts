@@ -46,11 +46,11 @@ export function parseServiceAccount(json: string): ServiceAccount | string {
 const tokenCache = new Map<string, { token: string; expiresAt: number }>();
 
 async function serviceAccountToken(session: ProviderSession, json: string): Promise<string> {
-  const account = parseServiceAccount(json);
-  if (typeof account === 'string') throw new ProviderError('googledrive', 'unauthorized', `expired connection: the service account key ${account}`);
   const cacheKey = createHash('sha256').update(json).digest('hex');
   const cached = tokenCache.get(cacheKey);
   if (cached && cached.expiresAt - 60_000 > Date.now()) return cached.token;
+  const account = parseServiceAccount(json);
+  if (typeof account === 'string') throw new ProviderError('googledrive', 'unauthorized', `expired connection: the service account key ${account}`);
   const tokenUri = account.token_uri ?? 'https://oauth2.googleapis.com/token';
   const now = Math.floor(Date.now() / 1000);
   const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');

@@ -101,14 +101,15 @@ export function providerFetch(options: ProviderHttpOptions): typeof fetch {
       } catch (error) {
         if (error instanceof FetchError) {
           const label = PROVIDER_LABELS[options.provider];
-          if (error.kind === 'blocked_address' || error.kind === 'invalid_url') {
+          if (error.kind === 'blocked_address') {
             throw new ProviderError(options.provider, 'blocked', `refused to call ${label} at ${new URL(url).origin}: private or loopback address (PARLEY_FETCH_ALLOW_PRIVATE)`);
           }
           // A file over PARLEY_FETCH_MAX_BYTES stays too large: no retry.
           if (error.kind === 'too_large') throw new ProviderError(options.provider, 'unsupported', `unsupported content: ${label} answered more than Parley reads (${error.message.replace(/^.* is larger than /, '')}, PARLEY_FETCH_MAX_BYTES)`);
           // A stopping worker or a client that hung up: not the provider's failure.
           if (error.kind === 'aborted') throw error;
-          throw new ProviderError(options.provider, 'unavailable', `${label} could not be reached: ${error.message}`);
+          // Only a failure of the network is worth retrying; a bad URL or a redirect loop stays.
+          throw new ProviderError(options.provider, error.retryable ? 'unavailable' : 'invalid', `${label} could not be reached: ${error.message}`);
         }
         throw error;
       }

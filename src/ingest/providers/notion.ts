@@ -292,8 +292,9 @@ export const notionConnector: Connector = {
     return { account: me.bot?.workspace_name ?? me.name ?? '' };
   },
   async discover(session) {
+    const notion = client(session);
     const results = await allPages<NotionPage | NotionDataSource>('the shared pages', (cursor) =>
-      client(session).search({ page_size: PAGE_SIZE, ...(cursor ? { start_cursor: cursor } : {}) }),
+      notion.search({ page_size: PAGE_SIZE, ...(cursor ? { start_cursor: cursor } : {}) }),
     );
     const resources: NotionResource[] = results
       .filter((r) => r.object === 'page' || r.object === 'data_source')

@@ -2,7 +2,7 @@ import type { WorkspaceContext } from '../../context.js';
 import { FetchError, describeHttpStatus } from '../../ingest/fetch/safe-fetch.js';
 import { MAX_CRAWL_DELAY_MS } from '../../ingest/crawl/crawler.js';
 import { CONNECTORS, PROVIDER_LABELS, ProviderError, type ProviderName, type ResourceRef } from '../../ingest/providers/index.js';
-import { openProviderSession } from '../providers/index.js';
+import { notConnected, openProviderSession } from '../providers/index.js';
 import { findFile, type SourceRow } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
@@ -50,7 +50,6 @@ export class IngestFailure extends Error {
   }
 }
 
-const RETRYABLE_FETCH_FAILURES = new Set(['timeout', 'network', 'dns']);
 
 export const webFetcher: SourceFetcher = {
   async fetch(ctx, source, options) {
@@ -94,7 +93,7 @@ export const webFetcher: SourceFetcher = {
       if (error instanceof FetchError && error.kind === 'blocked_address') {
         throw new IngestFailure(`refused to fetch ${url}: private or loopback address`);
       }
-      if (error instanceof FetchError) throw new IngestFailure(error.message, RETRYABLE_FETCH_FAILURES.has(error.kind));
+      if (error instanceof FetchError) throw new IngestFailure(error.message, error.retryable);
       throw error;
     }
   },
@@ -131,8 +130,10 @@ export function providerFetcher(provider: ProviderName): SourceFetcher {
   return {
     async fetch(ctx, source, options) {
       const session = await openProviderSession(ctx, provider);
-      if (!session) throw new IngestFailure(`${provider} is not connected in this workspace; connect it with PUT /v2/providers/${provider}/connection/public`);
-      const marker = source.success && typeof source.misc.providerMarker === 'string' ? source.misc.providerMarker : null;
+      if (!session) throw new IngestFailure(notConnected(provider).message);
+      // A resource read before has a change marker; the last successful read's lets a refresh skip.
+      const readBefore = typeof source.misc.providerMarker === 'string' ? source.misc.providerMarker : null;
+      const marker = source.success ? readBefore : null;
       try {
         const result = await CONNECTORS[provider].fetchItem(
           session,
@@ -155,8 +156,8 @@ export function providerFetcher(provider: ProviderName): SourceFetcher {
         };
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
-        // A 404 means lost permission only for a resource that was read before (it has a marker).
-        if (error.failure === 'not_found' && typeof source.misc.providerMarker !== 'string') {
+        // A 404 means lost permission only for a resource that was read before.
+        if (error.failure === 'not_found' && readBefore === null) {
           throw new IngestFailure(
             `not found: ${PROVIDER_LABELS[provider]} has no ${source.type ?? 'resource'} ${source.externalId} that this connection can read (check the id, and that it is shared with the connection)`,
           );

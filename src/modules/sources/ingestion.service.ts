@@ -7,7 +7,7 @@ import { compareContent, contentFingerprint } from './changes.js';
 import type { Db } from '../../db/database.js';
 import type { ResourceRef } from '../../ingest/providers/index.js';
 import { depthOf, FETCHERS, IngestFailure } from './fetchers.js';
-import { queueJobs } from './sources.service.js';
+import { enqueueIngestion } from './sources.service.js';
 import { ingestSourceJob } from './sources.jobs.js';
 import { claimJob, failStaleJob, findByExternalIds, finishJob, insertSources, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
@@ -89,9 +89,13 @@ async function queueChildren(ctx: WorkspaceContext, tx: Db, parent: SourceRow, c
         updatedAt: now,
       })),
   );
+  // A child another job inserted first is known like the others.
+  const insertedIds = new Set(inserted.map((r) => r.externalId));
+  const raced = ids.filter((id) => !existing.has(id) && !insertedIds.has(id));
+  if (raced.length) for (const row of await findByExternalIds(tx, ctx.workspaceId, parent.source, raced)) existing.set(row.externalId, row);
   // Known children are refreshed (unless a job already has them): their markers make unchanged ones cheap.
   const known = [...existing.values()].filter((r) => r.linkedJobStatus !== 'PENDING' && r.linkedJobStatus !== 'IN_PROGRESS').map((r) => r.id);
-  await queueJobs(ctx, tx, inserted.map((r) => r.id), known);
+  await enqueueIngestion(ctx, tx, inserted.map((r) => r.id), known);
 }
 
 /** What a provider source holds: the resources it lists now, or (unchanged) the external ids it listed last time. */

@@ -91,7 +91,6 @@ export async function registerResources(ctx: WorkspaceContext, provider: Provide
     if (provider === 'notion' && type !== 'page' && type !== 'database') {
       throw new AppError('bad_request', `body.resources.${index}.object: a notion resource is a page or a database`);
     }
-    byId.delete(externalId);
     byId.set(externalId, {
       index,
       values: { title: resource.title, originalUrl: resource.originalUrl, mimeType: resource.mimeType, type, storageUrl: resource.storageUrl ?? null },
@@ -111,14 +110,11 @@ export async function registerResources(ctx: WorkspaceContext, provider: Provide
     const insertedIds = new Set(inserted.map((r) => r.externalId));
     for (const row of await findByExternalIds(tx, ctx.workspaceId, provider, fresh.filter((id) => !insertedIds.has(id)))) existing.set(row.externalId, row);
     const order = (externalId: string) => byId.get(externalId)!.index;
-    const updated: string[] = [];
-    for (const [externalId, row] of [...existing].sort(([a], [b]) => order(a) - order(b))) {
-      await updateRegistered(tx, ctx.workspaceId, row.id, byId.get(externalId)!.values, now);
-      updated.push(row.id);
-    }
+    const updated = [...existing].sort(([a], [b]) => order(a) - order(b)).map(([externalId, row]) => ({ id: row.id, values: byId.get(externalId)!.values }));
+    await updateRegistered(tx, ctx.workspaceId, updated, now);
     return {
       addedDocumentIds: inserted.sort((a, b) => order(a.externalId) - order(b.externalId)).map((r) => r.id),
-      updatedDocumentIds: updated,
+      updatedDocumentIds: updated.map((r) => r.id),
     };
   });
 }

@@ -332,16 +332,23 @@ export async function importedExternalIds(db: Db, workspaceId: string, source: s
   return out;
 }
 
-/** A registered resource's metadata, as its provider now describes it (registration again). */
+/** Sets the registered fields of sources (POST resources/{provider}), 500 rows per statement. */
 export async function updateRegistered(
   db: Db,
   workspaceId: string,
-  id: string,
-  values: Pick<NewSource, 'title' | 'originalUrl' | 'mimeType' | 'type' | 'storageUrl'>,
+  rows: { id: string; values: Pick<NewSource, 'title' | 'originalUrl' | 'mimeType' | 'type' | 'storageUrl'> }[],
   now: Date,
 ): Promise<void> {
-  await db
-    .update(sources)
-    .set({ ...values, updatedAt: now })
-    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, id)));
+  for (let i = 0; i < rows.length; i += 500) {
+    const values = sql.join(
+      rows.slice(i, i + 500).map(({ id, values: v }) => sql`(${id}::uuid, ${v.title}, ${v.originalUrl}, ${v.mimeType}, ${v.type ?? null}::text, ${v.storageUrl ?? null}::text)`),
+      sql`, `,
+    );
+    await db.execute(
+      sql`UPDATE sources AS s SET title = q.title, original_url = q.original_url, mime_type = q.mime_type, type = q.type,
+            storage_url = q.storage_url, updated_at = ${now.toISOString()}
+          FROM (VALUES ${values}) AS q(id, title, original_url, mime_type, type, storage_url)
+          WHERE s.workspace_id = ${workspaceId} AND s.id = q.id`,
+    );
+  }
 }

@@ -49,6 +49,28 @@ export interface QueueResult {
   documents: SourceRow[];
 }
 
+/** Points the sources at new ingestion jobs (PENDING) and enqueues those jobs, in the caller's transaction. */
+export async function enqueueIngestion(
+  ctx: WorkspaceContext,
+  tx: Db,
+  added: string[],
+  updated: string[],
+  flags: { english?: boolean; baser?: boolean } = {},
+): Promise<QueuedJob[]> {
+  const jobs: QueuedJob[] = [
+    ...added.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'add' as const })),
+    ...updated.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'refresh' as const })),
+  ];
+  if (jobs.length === 0) return jobs;
+  await markQueued(tx, ctx.workspaceId, jobs, ctx.clock.now(), flags);
+  await ctx.queue.enqueueMany(
+    tx,
+    ingestSourceJob,
+    jobs.map((job) => ({ id: job.jobId, payload: { workspaceId: ctx.workspaceId, sourceId: job.sourceId, kind: job.kind } })),
+  );
+  return jobs;
+}
+
 /** Queues one ingestion job per source inside the transaction (the record says PENDING exactly when the job exists). */
 export async function queueJobs(
   ctx: WorkspaceContext,
@@ -57,16 +79,7 @@ export async function queueJobs(
   updated: string[],
   flags: { english?: boolean; baser?: boolean } = {},
 ): Promise<QueueResult> {
-  const jobs: QueuedJob[] = [
-    ...added.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'add' as const })),
-    ...updated.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'refresh' as const })),
-  ];
-  await markQueued(tx, ctx.workspaceId, jobs, ctx.clock.now(), flags);
-  await ctx.queue.enqueueMany(
-    tx,
-    ingestSourceJob,
-    jobs.map((job) => ({ id: job.jobId, payload: { workspaceId: ctx.workspaceId, sourceId: job.sourceId, kind: job.kind } })),
-  );
+  const jobs = await enqueueIngestion(ctx, tx, added, updated, flags);
   const rows = new Map((await findSourcesByIds(tx, ctx.workspaceId, jobs.map((j) => j.sourceId))).map((r) => [r.id, r]));
   return {
     addedDocumentIds: added,
