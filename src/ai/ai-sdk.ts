@@ -16,6 +16,7 @@ import {
   type LanguageModelUsage,
 } from 'ai';
 import type { Config } from '../config/config.js';
+import { requestedWaitMs } from '../ingest/fetch/retry-after.js';
 import { addUsage, LlmError, NO_USAGE, type EmbeddingResult, type LlmProvider, type LlmTask, type TokenUsage } from './provider.js';
 
 /**
@@ -246,22 +247,10 @@ function backoffMs(baseMs: number, attempt: number): number {
   return Math.min(baseMs * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }
 
-/**
- * The wait a server asked for in `retry-after-ms` or `Retry-After` (seconds or an HTTP date),
- * capped at a minute; undefined when it asked for nothing usable. Header names are lower case.
- */
+/** The wait a server asked for (requestedWaitMs), capped at a minute. */
 export function retryAfterMs(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  let ms: number | undefined;
-  const precise = headers['retry-after-ms'];
-  const coarse = headers['retry-after'];
-  if (precise !== undefined && precise.trim() !== '' && Number.isFinite(Number(precise))) {
-    ms = Number(precise);
-  } else if (coarse !== undefined && coarse.trim() !== '') {
-    ms = Number.isFinite(Number(coarse)) ? Number(coarse) * 1000 : Date.parse(coarse) - now;
-  }
-  if (ms === undefined || Number.isNaN(ms)) return undefined;
-  return Math.min(Math.max(0, Math.ceil(ms)), MAX_RETRY_WAIT_MS);
+  const ms = requestedWaitMs(headers, now);
+  return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_WAIT_MS);
 }
 
 /** Sorts a failed attempt into retryable (429, 408, 5xx, network) and final, with a safe message. */

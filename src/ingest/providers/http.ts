@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FetchError, type FetchMethod, type SafeFetch } from '../fetch/safe-fetch.js';
+import { requestedWaitMs } from '../fetch/retry-after.js';
 
 /** The providers Parley imports from, by their wire names (wave2-decisions §9). */
 export const PROVIDERS = ['notion', 'zendesk', 'confluence', 'googledrive'] as const;
@@ -66,15 +67,6 @@ export interface ProviderHttpOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from now; null when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
 const METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -114,7 +106,7 @@ export function providerFetch(options: ProviderHttpOptions): typeof fetch {
         throw error;
       }
       if (response.status === 429 && attempt < options.maxRetries) {
-        const wait = retryAfterMs(response.headers['retry-after']) ?? 1000 * 2 ** attempt;
+        const wait = requestedWaitMs(response.headers) ?? 1000 * 2 ** attempt;
         if (wait <= options.maxRetryWaitMs) {
           await sleep(wait, undefined, signal ? { signal } : {});
           continue;
