@@ -26,7 +26,7 @@ const STRONG_BOILERPLATE = new RegExp(
     'promo', 'popup', 'modal', 'outbrain', 'taboola', 'skip-?link', 'skip-to', 'print-?only',
     'screen-reader', 'sr-only', 'visually-?hidden', 'author-?bio', 'byline', 'dateline', 'pagination',
     'pager', 'signup', 'sign-up', 'login', 'feedback', 'rating',
-    'edit-?page', 'edit-?link', 'tags', 'tag-?list', 'newsletter', 'most-?popular', 'trending',
+    'edit-?page', 'edit-?link', 'tags', 'tag-?list', 'most-?popular', 'trending',
     'read-?more', 'more-?stories', 'next-?prev', 'prev-?next', 'announcement', 'alert',
   ].join('|') + ')',
   'i',
@@ -55,7 +55,7 @@ function isStyleHidden(el: DomElement): boolean {
 }
 
 /** `weak`: a mark by layout class words alone ("widget", "sidebar"), which repeated content may carry. */
-export type Verdict = 'keep' | 'skip' | 'mark' | 'weak';
+type Verdict = 'keep' | 'skip' | 'mark' | 'weak';
 
 /** Words in an id above which it is an anchor slug made from a heading, not a component name. */
 const SLUG_ID_WORDS = 5;
@@ -66,6 +66,7 @@ const SLUG_ID_WORDS = 5;
  * Nor is the id a "skip to" link jumps to ("skip-to-products"): that is where the content starts.
  */
 function slugFreeId(id: string): string {
+  if (id === '') return id;
   return id.split(/[-_]+/).length >= SLUG_ID_WORDS || /^skip-?to\b/i.test(id) ? '' : id;
 }
 
@@ -80,6 +81,7 @@ const BUILDER_WRAPPERS = /(^|\s)elementor-widget-(?:wrap|container)(?=\s|$)/g;
 const BUILDER_CONTENT_WIDGET = /(^|\s)elementor-widget-(?:text-editor|theme-post-content|testimonial|testimonial-carousel|accordion|toggle|tabs|icon-box|image-box|price-table|price-list|blockquote|animated-headline|counter)(?=\s|$)/;
 
 function builderFreeNames(names: string): string {
+  if (!names.includes('elementor-widget')) return names;
   const unwrapped = names.replace(BUILDER_WRAPPERS, '$1');
   return (BUILDER_CONTENT_WIDGET.test(unwrapped) ? unwrapped.replace(/(^|\s)elementor-widget(?:-[\w-]+)?(?=\s|$)/g, '$1') : unwrapped).trim();
 }
@@ -100,8 +102,11 @@ export function classify(el: DomElement): Verdict {
   if (WEAK_SKIP_TAGS.has(tag)) return 'mark';
   // Inline formatting (and anything inside code) carries highlighter classes like "comment".
   if (!BLOCK_TAGS.has(tag) && tag !== 'span' && tag !== 'a') return 'keep';
+  const cls = attr(el, 'class');
+  const id = attr(el, 'id');
+  if (cls === '' && id === '') return 'keep';
   // camelCase names ("RightRailContainer") split into words like kebab-case ones.
-  const names = builderFreeNames(`${attr(el, 'class')} ${slugFreeId(attr(el, 'id'))}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2'));
+  const names = builderFreeNames(`${cls} ${slugFreeId(id)}`.trim().replace(/([a-z])([A-Z])/g, '$1-$2'));
   if (names === '') return 'keep';
   if (attr(el, 'itemprop') === 'articleBody') return 'keep';
   if (STRONG_BOILERPLATE.test(names)) return tag === 'span' || tag === 'a' ? 'keep' : 'mark';

@@ -82,7 +82,7 @@ function isMainMarker(el: DomElement): boolean {
 }
 
 /** One bottom-up pass recording each element's text size and markers, so later checks are O(1). */
-function measureTree(el: DomElement, into: Map<DomElement, Measure>, depth = 0): Measure {
+function measureTree(el: DomElement, into: Map<DomElement, Measure>, depth = 0, noscripts?: DomElement[]): Measure {
   const measure: Measure = { size: 0, hasMain: false, hasTable: false };
   if (depth > MAX_DEPTH) {
     measure.size = nonSpaceLength(el.textContent ?? '');
@@ -90,8 +90,10 @@ function measureTree(el: DomElement, into: Map<DomElement, Measure>, depth = 0):
     for (let child = el.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) {
         measure.size += nonSpaceLength(child.textContent ?? '');
-      } else if (child.nodeType === ELEMENT_NODE && !INVISIBLE_TAGS.has((child as DomElement).localName)) {
-        const inner = measureTree(child as DomElement, into, depth + 1);
+      } else if (child.nodeType === ELEMENT_NODE && INVISIBLE_TAGS.has((child as DomElement).localName)) {
+        if ((child as DomElement).localName === 'noscript') noscripts?.push(child as DomElement);
+      } else if (child.nodeType === ELEMENT_NODE) {
+        const inner = measureTree(child as DomElement, into, depth + 1, noscripts);
         measure.size += inner.size;
         measure.hasMain ||= inner.hasMain || isMainMarker(child as DomElement);
         measure.hasTable ||= inner.hasTable || (child as DomElement).localName === 'table';
@@ -582,9 +584,9 @@ const NOSCRIPT_CONTENT_MIN_CHARS = 200;
 function readDocument(html: string): { root: DomElement; measures: Map<DomElement, Measure> } {
   const root = parseDocument(html);
   let measures = new Map<DomElement, Measure>();
-  const visible = measureTree(root, measures).size;
-  const noscripts = [...root.querySelectorAll('body noscript')];
-  const hidden = noscripts.reduce((sum, el) => sum + measureTree(el, new Map()).size, 0);
+  const noscripts: DomElement[] = [];
+  const visible = measureTree(root, measures, 0, noscripts).size;
+  const hidden = noscripts.reduce((sum, el) => sum + measureTree(el, measures).size, 0);
   if (hidden >= NOSCRIPT_CONTENT_MIN_CHARS && hidden > visible) {
     for (const el of noscripts) el.replaceWith(...Array.from(el.childNodes));
     measures = new Map();
@@ -631,14 +633,27 @@ export function analyseHtml(html: string): HtmlAnalysis {
 export function extractHtml(html: string, _url?: string): Extracted {
   const { title, kept, blocks, root } = analyseHtml(html);
   const main = tidyParagraphs(kept.map((b) => b.text));
-  const prose = tidyParagraphs(blocks.filter((b) => b.kind !== 'heading' && keepBlock(b) && b.chars >= 20).map((b) => b.text));
   const size = (list: string[]) => list.reduce((sum, p) => sum + p.length, 0);
-  // A main content far smaller than the page's prose is a wrong pick (a product page's title block, a listing's first card).
-  const tooSmall = size(main) < MAIN_MIN_CHARS && size(prose) > MAIN_SHARE_MIN * Math.max(1, size(main));
-  const chosen = main.length && !tooSmall ? { paragraphs: main, method: 'main_content' as const } : prose.length ? { paragraphs: prose, method: 'text_blocks' as const } : null;
+  const mainSize = size(main);
+  // The page's prose blocks, read only when the main content is short or missing.
+  const prose = () => tidyParagraphs(blocks.filter((b) => b.kind !== 'heading' && keepBlock(b) && b.chars >= 20).map((b) => b.text));
+  let chosen: { paragraphs: string[]; method: 'main_content' | 'text_blocks' } | null = null;
+  if (main.length && mainSize >= MAIN_MIN_CHARS) {
+    chosen = { paragraphs: main, method: 'main_content' };
+  } else {
+    const blocksProse = prose();
+    // A main content far smaller than the page's prose is a wrong pick (a product page's title block, a listing's first card).
+    const tooSmall = size(blocksProse) > MAIN_SHARE_MIN * Math.max(1, mainSize);
+    if (main.length && !tooSmall) chosen = { paragraphs: main, method: 'main_content' };
+    else if (blocksProse.length) chosen = { paragraphs: blocksProse, method: 'text_blocks' };
+  }
   if (chosen) {
-    const page = tidyParagraphs(blocks.map((b) => b.text));
-    if (size(chosen.paragraphs) < LISTING_SHARE * size(page) && medianLength(page) < LISTING_MEDIAN_CHARS) return { title, paragraphs: page, method: 'page_blocks' };
+    const chosenSize = size(chosen.paragraphs);
+    // The raw blocks bound the tidied page's size from above (tidying only drops paragraphs): most pages stop here.
+    if (chosenSize < LISTING_SHARE * blocks.reduce((sum, b) => sum + b.text.length, 0)) {
+      const page = tidyParagraphs(blocks.map((b) => b.text));
+      if (chosenSize < LISTING_SHARE * size(page) && medianLength(page) < LISTING_MEDIAN_CHARS) return { title, paragraphs: page, method: 'page_blocks' };
+    }
     return { title, ...chosen };
   }
   const structured = tidyParagraphs([...jsonLdTexts(root), ...noscriptTexts(root)]);
