@@ -4,12 +4,9 @@
 // COMPLETED. Also times the extractor alone on the same pages, in this process.
 // Env: BENCH_PAGES, BENCH_CONCURRENCY (PARLEY_INGEST_CONCURRENCY, default 8), BENCH_PER_HOST
 // (PARLEY_INGEST_PER_HOST, default 8), BENCH_HOST_DELAY_MS (PARLEY_INGEST_HOST_DELAY_MS, default 0).
-import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { extractContent } from '../../src/ingest/extract/index.js';
 import { page, startHelpSite } from './site.js';
-import { type Backend, type BackendName, ROOT, abortRun, availableBackends, exitOnSignals, ingestServerEnv, onServer, positiveIntEnv, waitForIngestion } from '../support.js';
+import { type Backend, type BackendName, abortRun, availableBackends, exitOnSignals, ingestServerEnv, onServer, positiveIntEnv, waitForIngestion, writeResults } from '../support.js';
 
 interface BackendReport {
   backend: BackendName;
@@ -83,12 +80,7 @@ async function main(): Promise<number> {
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n`);
-  const folder = path.join(ROOT, 'bench', 'results');
-  await mkdir(folder, { recursive: true });
-  const file = path.join(folder, `ingest-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model };
-  await writeFile(file, `${JSON.stringify({ startedAt, machine, pages, serverEnv, extractor, reports }, null, 2)}\n`);
-  process.stdout.write(`\nResults written to ${path.relative(ROOT, file)}\n`);
+  await writeResults('ingest', startedAt, { pages, serverEnv, extractor, reports });
   return reports.some((r) => r.error || r.failed) ? 1 : 0;
 }
 

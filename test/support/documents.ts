@@ -1,18 +1,9 @@
 // Tiny document writers (a store-only zip, a DOCX, a one-page PDF), so the binary formats are
 // tested without fixtures: the extractors' tests and the Google Drive fake's files use them.
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
+import { crc32 } from 'node:zlib';
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(data: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of data) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** A store-only (uncompressed) zip archive. */
 export function zip(files: Record<string, string>): Uint8Array {
