@@ -137,6 +137,9 @@ describe('provider connections', () => {
       ['notion', { token: 'x', unknown: 1 }, /unknown/i],
       ['notion', { token: '********' }, /^body\.token: \*\*\*\*\*\*\*\* keeps a stored secret, and notion has none stored/],
       ['zendesk', { subdomain: 'acme corp', email: 'a@b.c', apiToken: 'x' }, /^body\.subdomain/],
+      ['notion', { token: 'x', baseUrl: 'https://user:pass@proxy.acme.test' }, /^body\.baseUrl: URLs with credentials are not accepted/],
+      ['notion', { token: 'x', baseUrl: 'https://proxy.acme.test/?via=1' }, /^body\.baseUrl: give the API base without a query or fragment/],
+      ['googledrive', { serviceAccountJson: 'not json' }, /^body\.serviceAccountJson/],
     ];
     for (const [provider, body, message] of cases) assertError(await t.request('PUT', connection(provider), { key: other.key, body }), 400, message);
     assertError(await t.request('PUT', connection('dropbox'), { key: other.key, body: { token: 'x' } }), 400, /provider/);

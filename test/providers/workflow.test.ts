@@ -279,6 +279,25 @@ describe('provider workflow', () => {
       assertError(await t.request('POST', '/v2/documents/public', { key: other.key, body: { source: 'notion', documentIdsToAdd: ['https://www.notion.so/r'] } }), 400, /^body\.documentIdsToAdd\.0: expected a source id/);
     });
 
+    it('registers a Zendesk id given twice once (the last entry wins), refuses a non-numeric id, and names an unknown provider', async () => {
+      const other = await makeTenant(t);
+      await connect(t, other.key, fake, 'zendesk');
+      const article = (title: string) => ({ externalId: '9001', title, originalUrl: 'https://acme.zendesk.com/hc/articles/9001', mimeType: 'text/html' });
+      const registered = await expectStatus<Registered>(t, 200, 'POST', RESOURCES('zendesk'), other.key, { resources: [article('First title'), article('Last title')] });
+      assert.equal(registered.addedDocumentIds.length, 1);
+      assert.equal((await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${registered.addedDocumentIds[0]}`, other.key)).title, 'Last title');
+      // Registering it again updates the one record, in one statement.
+      const again = await expectStatus<Registered>(t, 200, 'POST', RESOURCES('zendesk'), other.key, { resources: [article('Renamed')] });
+      assert.deepEqual([again.addedDocumentIds, again.updatedDocumentIds], [[], registered.addedDocumentIds]);
+      assert.equal((await expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${registered.addedDocumentIds[0]}`, other.key)).title, 'Renamed');
+      assertError(
+        await t.request('POST', RESOURCES('zendesk'), { key: other.key, body: { resources: [{ ...article('x'), externalId: 'how-to-return' }] } }),
+        400,
+        /^body\.resources\.0\.externalId: not a Zendesk article id \(digits\)/,
+      );
+      assertError(await t.request('GET', RESOURCES('dropbox'), { key: other.key }), 400, /provider/);
+    });
+
     it("keeps each workspace's provider sources apart", async () => {
       const [owner, caller] = [await makeTenant(t), await makeTenant(t)];
       for (const tenant of [owner, caller]) await connect(t, tenant.key, fake, 'notion');
