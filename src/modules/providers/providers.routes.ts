@@ -15,7 +15,8 @@ export function providerRoutes() {
       description:
         'Stores the credentials of `notion` (`token`), `zendesk` (`subdomain` or `baseUrl`, `email`, `apiToken`), ' +
         '`confluence` (`baseUrl`, `email`, `apiToken`) or `googledrive` (`accessToken` or `serviceAccountJson`) after ' +
-        'checking them against the provider (400 when it refuses them, 502 when it cannot be reached). Every provider ' +
+        'checking them against the provider (400 when it refuses them or its base URL cannot serve them, 502 when the ' +
+        'network fails to reach it). Every provider ' +
         "takes an optional `baseUrl`, the provider API's base (default its public API), for proxies and self-hosted " +
         'wikis; it goes through the private-address policy of web fetches. Credentials are encrypted at rest and ' +
         'answered as `********`; sending `********` for a secret keeps the stored one. A second PUT replaces the connection.',
