@@ -7,7 +7,8 @@ import { type Db, transaction } from './db/database.js';
 import type { EventPort } from './events/bus.js';
 import type { DomainEvents, EventName } from './events/events.js';
 import type { Outbound } from './ingest/runtime.js';
-import type { JobQueue } from './jobs/queue.js';
+import type { JobName, JobPayloads } from './jobs/payloads.js';
+import type { EnqueueOptions, JobQueue } from './jobs/queue.js';
 import type { Principal } from './modules/api-keys/index.js';
 
 export type Scope = 'read' | 'write';
@@ -162,4 +163,26 @@ export async function inTransaction<C extends Pick<Ports, 'db' | 'events'>, T>(
 /** Emits a domain event in the context's workspace (see src/events/bus.ts for when listeners run). */
 export function emit<K extends EventName>(ctx: WorkspaceContext, name: K, payload: DomainEvents[K]): Promise<void> {
   return ctx.events.publish(ctx, name, payload);
+}
+
+/**
+ * Queues a job by name on the context's database: inside `inTransaction` it commits with the
+ * transaction (or not at all). Services enqueue by name, so they never import a job's handler.
+ */
+export function enqueue<Name extends JobName>(
+  ctx: Pick<Ports, 'db' | 'queue'>,
+  name: Name,
+  payload: JobPayloads[Name],
+  options?: EnqueueOptions,
+): Promise<string> {
+  return ctx.queue.enqueue(ctx.db, name, payload, options);
+}
+
+/** Queues many jobs of one name, each under the id the caller chose (see `JobQueue.enqueueMany`). */
+export function enqueueMany<Name extends JobName>(
+  ctx: Pick<Ports, 'db' | 'queue'>,
+  name: Name,
+  items: { id: string; payload: JobPayloads[Name] }[],
+): Promise<void> {
+  return ctx.queue.enqueueMany(ctx.db, name, items);
 }

@@ -6,7 +6,8 @@ import type { Ports } from '../context.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
 import { storableText } from '../http/text-guard.js';
-import { deadLetterName, type JobDefinition, jobOptions, type RegisteredJob } from './job.js';
+import { deadLetterName, jobOptions, type RegisteredJob } from './job.js';
+import type { JobName, JobPayloads } from './payloads.js';
 
 /** An id no job has: a lookup that only warms pg-boss's queue cache. */
 const NO_JOB = '00000000-0000-0000-0000-000000000000';
@@ -146,7 +147,7 @@ export class JobQueue {
     item: { id: string; data: unknown; retryCount: number; signal: AbortSignal },
   ): Promise<void> {
     const log = ports.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
-    const payload = job.payload.parse(item.data);
+    const payload = job.payload.parse(item.data) as never;
     const started = Date.now();
     try {
       await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
@@ -163,38 +164,44 @@ export class JobQueue {
   }
 
   /**
-   * Adds a job inside the caller's transaction (or on its own when given the database), after
-   * validating the payload: the job exists exactly when the state change that caused it commits.
+   * Adds a job by name inside the caller's transaction (or on its own when given the database),
+   * after validating the payload: the job exists exactly when the state change that caused it commits.
    */
-  async enqueue<Payload>(
+  async enqueue<Name extends JobName>(
     tx: Db,
-    job: JobDefinition<Payload>,
-    payload: Payload,
+    name: Name,
+    payload: JobPayloads[Name],
     options: EnqueueOptions = {},
   ): Promise<string> {
-    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+    const job = this.registeredJob(name);
     const data = job.payload.parse(payload) as object;
-    const id = await this.boss.send(job.name, data, {
+    const id = await this.boss.send(name, data, {
       db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
-    if (!id) throw new Error(`job ${job.name} was not queued (singleton already queued)`);
+    if (!id) throw new Error(`job ${name} was not queued (singleton already queued)`);
     return id;
   }
 
   /**
-   * Adds many jobs of one kind in one statement inside the caller's transaction, each under the id
+   * Adds many jobs of one name in one statement inside the caller's transaction, each under the id
    * the caller chose (so a record can name its job before the job exists).
    */
-  async enqueueMany<Payload>(tx: Db, job: JobDefinition<Payload>, items: { id: string; payload: Payload }[]): Promise<void> {
-    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+  async enqueueMany<Name extends JobName>(tx: Db, name: Name, items: { id: string; payload: JobPayloads[Name] }[]): Promise<void> {
+    const job = this.registeredJob(name);
     if (items.length === 0) return;
     const db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
     for (let i = 0; i < items.length; i += 500) {
       const batch = items.slice(i, i + 500).map((item) => ({ id: item.id, data: job.payload.parse(item.payload) as object }));
-      await this.boss.insert(job.name, batch, { db });
+      await this.boss.insert(name, batch, { db });
     }
+  }
+
+  private registeredJob(name: JobName): RegisteredJob {
+    const job = this.jobs.get(name);
+    if (!job) throw new Error(`job ${name} is not registered`);
+    return job;
   }
 
   /** Jobs waiting or running, by job name and state, with the age of the oldest. */
@@ -218,10 +225,10 @@ export class JobQueue {
    * Which of these jobs of one queue are still waiting, retrying or running: a record whose job is
    * not (its worker died past its retries) is an orphan. Through pg-boss's API, not its tables.
    */
-  async liveJobIds(job: Pick<JobDefinition<never>, 'name'>, ids: readonly string[]): Promise<Set<string>> {
+  async liveJobIds(name: JobName, ids: readonly string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (const id of ids) {
-      const [found] = await this.boss.findJobs(job.name, { id });
+      const [found] = await this.boss.findJobs(name, { id });
       if (found && LIVE_STATES.has(found.state)) live.add(id);
     }
     return live;

@@ -1,20 +1,28 @@
-import { purgeApiKeysJob } from '../modules/api-keys/index.js';
-import { purgeConversationsJob } from '../modules/conversations/index.js';
-import { generateKnowledgeJob, sweepKnowledgeJobsJob } from '../modules/generation/index.js';
-import { embedArticlesJob } from '../modules/knowledge/index.js';
-import { refineIterationJob, sweepRefineIterationsJob } from '../modules/refine/index.js';
-import { ingestSourceJob, sweepSourceJobsJob } from '../modules/sources/index.js';
-import { registered, type RegisteredJob } from './job.js';
+import { apiKeyJobs } from '../modules/api-keys/index.js';
+import { conversationJobs } from '../modules/conversations/index.js';
+import { generationJobs } from '../modules/generation/index.js';
+import { knowledgeJobs } from '../modules/knowledge/index.js';
+import { refineJobs } from '../modules/refine/index.js';
+import { sourceJobs } from '../modules/sources/index.js';
+import type { JobDefinition, RegisteredJob } from './job.js';
+import type { JobName } from './payloads.js';
 
-/** Every background job of Parley. A module adds its jobs here. */
+/**
+ * Every background job of Parley: each module lists its jobs (`defineJob` in its `*.jobs.ts`) in
+ * its index, under the names of `JobPayloads`; a module with jobs adds its list here.
+ */
 export const jobRegistry: readonly RegisteredJob[] = [
-  registered(purgeApiKeysJob),
-  registered(ingestSourceJob),
-  registered(sweepSourceJobsJob),
-  registered(generateKnowledgeJob),
-  registered(sweepKnowledgeJobsJob),
-  registered(embedArticlesJob),
-  registered(purgeConversationsJob),
-  registered(refineIterationJob),
-  registered(sweepRefineIterationsJob),
+  ...apiKeyJobs,
+  ...sourceJobs,
+  ...generationJobs,
+  ...knowledgeJobs,
+  ...conversationJobs,
+  ...refineJobs,
 ];
+
+/** A registered job by name with its payload type, for code that runs a handler directly (tests, scripts). */
+export function jobNamed<Name extends JobName>(name: Name, jobs: readonly RegisteredJob[] = jobRegistry): JobDefinition<Name> {
+  const job = jobs.find((j) => j.name === name);
+  if (!job) throw new Error(`job ${name} is not registered`);
+  return job as unknown as JobDefinition<Name>;
+}

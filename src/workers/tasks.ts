@@ -9,7 +9,7 @@ import { draftRuleTask, matchRuleTask, refineRuleTask } from '../modules/rules/r
  * the main thread sends a task's name and the worker looks the task up here. Adding a task is one
  * line in this list (test/workers/pool.test.ts checks that every `*.tasks.ts` task is listed).
  */
-const TASKS = (): readonly LlmTask<never, unknown>[] => [
+const TASKS: readonly LlmTask<never, unknown>[] = [
   generateKnowledgeTask,
   initializeTreeTask,
   draftRuleTask,
@@ -22,18 +22,18 @@ const TASKS = (): readonly LlmTask<never, unknown>[] => [
   diagnoseTask,
 ];
 
-let byName: ReadonlyMap<string, LlmTask<never, unknown>> | undefined;
-
-/** The tasks by name, built on first use (the list is read late so import cycles cannot empty it). */
-export function builtinTasks(): ReadonlyMap<string, LlmTask<never, unknown>> {
-  if (!byName) {
-    const map = new Map<string, LlmTask<never, unknown>>();
-    for (const task of TASKS()) {
-      if (map.has(task.name)) throw new Error(`two built-in tasks are named ${task.name}`);
-      map.set(task.name, task);
-    }
-    byName = map;
+/** The tasks by name (test/platform/layering.test.ts keeps src/ free of import cycles, so the list is whole at load). */
+const byName: ReadonlyMap<string, LlmTask<never, unknown>> = (() => {
+  const map = new Map<string, LlmTask<never, unknown>>();
+  for (const task of TASKS) {
+    if (map.has(task.name)) throw new Error(`two built-in tasks are named ${task.name}`);
+    map.set(task.name, task);
   }
+  return map;
+})();
+
+/** The tasks by name. */
+export function builtinTasks(): ReadonlyMap<string, LlmTask<never, unknown>> {
   return byName;
 }
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { purgeConversationsJob } from '../../src/modules/conversations/index.js';
+import { jobNamed } from '../../src/jobs/registry.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { testClock } from '../support/clock.js';
 import { expectStatus } from '../support/security.js';
@@ -31,7 +31,7 @@ describe('purging deleted conversations', () => {
     await expectStatus(t, 200, 'DELETE', interaction(a.interactionId), one.w.key);
     await expectStatus(t, 200, 'DELETE', interaction(b.interactionId), two.w.key);
     const ids = [a.interactionId, b.interactionId];
-    const run = () => purgeConversationsJob.handler({ ports: t.ports, id: 'test', retryCount: 0, signal: new AbortController().signal, log: t.ports.log } as never, {});
+    const run = () => jobNamed('conversations.purge').handler({ ports: t.ports, id: 'test', retryCount: 0, signal: new AbortController().signal, log: t.ports.log } as never, {});
     await run();
     assert.equal(await rows(ids), 4, 'within the retention nothing is purged');
     clock.advance(31 * 24 * 3600 * 1000);

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { queryRows } from '../../src/db/sql.js';
 import { QUEUE_SCHEMA } from '../../src/jobs/queue.js';
-import { sweepKnowledgeJobsJob } from '../../src/modules/generation/index.js';
+import { jobNamed } from '../../src/jobs/registry.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant } from '../support/factories.js';
 import { expectStatus } from '../support/security.js';
@@ -41,7 +41,7 @@ describe('knowledge job orphan sweep', () => {
     assert.equal(await queued(orphanId), 0);
 
     const now = new Date(Date.now() + 2 * 60_000);
-    await sweepKnowledgeJobsJob.handler(
+    await jobNamed('knowledge.sweep').handler(
       {
         ports: { ...t.ports, clock: { now: () => now } },
         id: randomUUID(),

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach } from 'node:test';
-import { generateKnowledgeJob } from '../../src/modules/generation/index.js';
 import { parseCsv } from '../../src/modules/knowledge/tree-csv.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, startFakeLlm } from '../support/fake-llm.js';
@@ -51,7 +50,7 @@ export interface Article {
 export async function waitForJobs(t: TestApp, key: string, jobIds: string[], timeoutMs = 20_000): Promise<KnowledgeJob[]> {
   const { jobs } = await poll(
     () => {
-      t.wakeWorkers(generateKnowledgeJob.name);
+      t.wakeWorkers('knowledge.generate');
       return expectStatus<{ jobs: KnowledgeJob[] }>(t, 200, 'POST', '/v2/knowledge/public/jobs/status', key, { jobIds });
     },
     (status) => status.jobs.every((j) => j.jobStatus === 'COMPLETED' || j.jobStatus === 'FAILED'),

@@ -7,7 +7,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { enableVectorSupport, hasVectorSupport } from '../../src/db/vector.js';
 import { queryRows } from '../../src/db/sql.js';
-import { embedArticlesJob, embedPendingArticles } from '../../src/modules/knowledge/index.js';
+import { jobNamed } from '../../src/jobs/registry.js';
+import { embedPendingArticles } from '../../src/modules/knowledge/index.js';
 import { RRF_K } from '../../src/modules/knowledge/search.service.js';
 import { searchVector } from '../../src/modules/knowledge/search.repository.js';
 import { type TestApp, startTestApp } from '../support/app.js';
@@ -188,12 +189,12 @@ describe('knowledge embeddings and vector similarity', { skip: vectorAvailable ?
     const logged: { level: number; msg: string }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
     const jobCtx = { ports: { ...t.ports, log }, id: randomUUID(), retryCount: 0, signal: new AbortController().signal, log };
-    await embedArticlesJob.handler(jobCtx, {});
+    await jobNamed('knowledge.embed').handler(jobCtx, {});
     assert.deepEqual(await h.rows(w1.workspaceId), []);
     assert.ok(logged.some((l) => l.level === 50 && l.msg.startsWith('embedding articles failed')), JSON.stringify(logged));
 
     fake.setHandler(undefined);
-    await embedArticlesJob.handler(jobCtx, {});
+    await jobNamed('knowledge.embed').handler(jobCtx, {});
     assert.deepEqual((await h.rows(w1.workspaceId)).map((r) => r.articleId), [a1.id]);
     assert.deepEqual((await h.rows(w2.workspaceId)).map((r) => r.articleId), [a2.id]);
   });

@@ -11,7 +11,6 @@ import { authorOf, contextForJob, emit, inTransaction, type JobRun, type Ports, 
 import { workspaces } from '../../src/db/schema/index.js';
 import { type DomainEvents, type EventName } from '../../src/events/events.js';
 import { defineListener, registeredListener, type ListenerPhase } from '../../src/events/bus.js';
-import { generateKnowledgeJob } from '../../src/modules/generation/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { expectStatus } from '../support/security.js';
@@ -161,14 +160,14 @@ describe('inTransaction(ctx) and domain events', () => {
   it('a job enqueued inside the transaction exists exactly when the transaction commits', async () => {
     const committed = randomUUID();
     const rolledBack = randomUUID();
-    await inTransaction(ctx, (tx) => tx.queue.enqueueMany(tx.db, generateKnowledgeJob, [{ id: committed, payload: { workspaceId: w.workspaceId, jobId: committed } }]));
+    await inTransaction(ctx, (tx) => tx.queue.enqueueMany(tx.db, 'knowledge.generate', [{ id: committed, payload: { workspaceId: w.workspaceId, jobId: committed } }]));
     await assert.rejects(
       inTransaction(ctx, async (tx) => {
-        await tx.queue.enqueueMany(tx.db, generateKnowledgeJob, [{ id: rolledBack, payload: { workspaceId: w.workspaceId, jobId: rolledBack } }]);
+        await tx.queue.enqueueMany(tx.db, 'knowledge.generate', [{ id: rolledBack, payload: { workspaceId: w.workspaceId, jobId: rolledBack } }]);
         throw new Error('roll back');
       }),
     );
-    assert.deepEqual([...(await t.queue.liveJobIds(generateKnowledgeJob, [committed, rolledBack]))], [committed]);
+    assert.deepEqual([...(await t.queue.liveJobIds('knowledge.generate', [committed, rolledBack]))], [committed]);
   });
 
   it('a job acts on behalf of the key that queued the work', () => {

@@ -4,7 +4,6 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { deadLetterName, registered } from '../../src/jobs/job.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
-import { purgeApiKeysJob } from '../../src/modules/api-keys/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeWorkspace } from '../support/factories.js';
 import { poll } from '../support/poll.js';
@@ -21,7 +20,7 @@ describe('background jobs', () => {
     let rolledBackId: string | undefined;
     await assert.rejects(
       t.database.db.transaction(async (tx) => {
-        rolledBackId = await t.queue.enqueue(tx, alwaysFailsJob, { note: 'rolled back' }, { startAfterSeconds: 3600 });
+        rolledBackId = await t.queue.enqueue(tx, 'test.always-fails', { note: 'rolled back' }, { startAfterSeconds: 3600 });
         throw new Error('abort the state change');
       }),
       /abort the state change/,
@@ -30,7 +29,7 @@ describe('background jobs', () => {
     assert.equal(await t.queue.engine.getJobById(alwaysFailsJob.name, rolledBackId), null);
 
     const committedId = await t.database.db.transaction((tx) =>
-      t.queue.enqueue(tx, alwaysFailsJob, { note: 'committed' }, { startAfterSeconds: 3600 }),
+      t.queue.enqueue(tx, 'test.always-fails', { note: 'committed' }, { startAfterSeconds: 3600 }),
     );
     const job = await t.queue.engine.getJobById(alwaysFailsJob.name, committedId);
     assert.deepEqual(job?.data, { note: 'committed' });
@@ -39,7 +38,7 @@ describe('background jobs', () => {
 
   it('refuses a payload that does not match the job schema', async () => {
     await assert.rejects(
-      t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 5 } as unknown as { note: string }),
+      t.queue.enqueue(t.database.db, 'test.always-fails', { note: 5 } as unknown as { note: string }),
       /expected string/,
     );
   });
@@ -54,19 +53,19 @@ describe('background jobs', () => {
     await t.database.db.update(apiKeys).set({ expiresAt: longAgo }).where(eq(apiKeys.id, oldExpired.id));
     await t.database.db.update(apiKeys).set({ revokedAt: longAgo }).where(eq(apiKeys.id, oldRevoked.id));
 
-    const id = await t.queue.enqueue(t.database.db, purgeApiKeysJob, {});
-    await poll(() => t.queue.engine.getJobById(purgeApiKeysJob.name, id), (job) => job?.state === 'completed', { what: 'the purge job to complete' });
+    const id = await t.queue.enqueue(t.database.db, 'api-keys.purge', {});
+    await poll(() => t.queue.engine.getJobById('api-keys.purge', id), (job) => job?.state === 'completed', { what: 'the purge job to complete' });
     const left = await t.database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.workspaceId, ws.id));
     assert.deepEqual(left.map((k) => k.id).sort(), [live.id, recentlyRevoked.id].sort());
   });
 
   it('schedules the purge hourly', async () => {
     const schedules = await t.queue.engine.getSchedules();
-    assert.ok(schedules.some((s) => s.name === purgeApiKeysJob.name && s.cron === '17 * * * *'));
+    assert.ok(schedules.some((s) => s.name === 'api-keys.purge' && s.cron === '17 * * * *'));
   });
 
   it('retries a failing job with backoff, then dead-letters it', async () => {
-    const id = await t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 'doomed' });
+    const id = await t.queue.enqueue(t.database.db, 'test.always-fails', { note: 'doomed' });
     const failed = await poll(() => t.queue.engine.getJobById(alwaysFailsJob.name, id), (job) => job?.state === 'failed', {
       what: 'the job to fail for good',
       timeoutMs: 30_000,
@@ -81,7 +80,7 @@ describe('background jobs', () => {
   });
 
   it('reports queue depth and age by job name', async () => {
-    await t.queue.enqueue(t.database.db, alwaysFailsJob, { note: 'later' }, { startAfterSeconds: 3600 });
+    await t.queue.enqueue(t.database.db, 'test.always-fails', { note: 'later' }, { startAfterSeconds: 3600 });
     const depth = await t.queue.depth();
     const waiting = depth.find((d) => d.name === alwaysFailsJob.name && d.state === 'created');
     assert.ok(waiting && waiting.count >= 1);

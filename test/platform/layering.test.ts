@@ -49,6 +49,91 @@ function offendingImports(files: string[], bad: (i: Import, target: string, file
   );
 }
 
+/**
+ * The runtime import cycles among these files: each strongly connected component of the graph of
+ * relative imports that survive compilation (`import type` and `export type` do not; under
+ * verbatimModuleSyntax `import { type X }` does), shown as one cycle through it.
+ */
+function importCycles(files: string[]): string[][] {
+  const known = new Set(files);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      importsOf(file)
+        .filter((i) => !i.typeOnly && i.specifier.startsWith('.'))
+        .map((i) => path.resolve(path.dirname(file), i.specifier).replace(/\.js$/, '.ts'))
+        .filter((target) => known.has(target)),
+    ]),
+  );
+  // Tarjan's algorithm, iterative so a deep import chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const work: { file: string; next: number }[] = [{ file: root, next: 0 }];
+    index.set(root, index.size);
+    low.set(root, index.get(root)!);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const targets = edges.get(frame.file)!;
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++]!;
+        if (!index.has(target)) {
+          index.set(target, index.size);
+          low.set(target, index.get(target)!);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, next: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.file, Math.min(low.get(frame.file)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.file);
+      if (component.length > 1 || targets.includes(frame.file)) components.push(cycleThrough(component, edges));
+    }
+  }
+  return components;
+}
+
+/** A closed path through a strongly connected component, from its first file back to it. */
+function cycleThrough(component: string[], edges: Map<string, string[]>): string[] {
+  const members = new Set(component);
+  const start = [...component].sort()[0]!;
+  // Breadth-first from start's successors back to start, inside the component.
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const target of edges.get(file)!) {
+      if (!members.has(target) || previous.has(target)) continue;
+      previous.set(target, file);
+      if (target === start) {
+        const cycle = [start];
+        for (let at = file; at !== start; at = previous.get(at)!) cycle.unshift(at);
+        return [start, ...cycle];
+      }
+      queue.push(target);
+    }
+  }
+  return component;
+}
+
 /** The module folder a source file lies in (`knowledge` for src/modules/knowledge/x.ts). */
 const moduleOf = (file: string) => (file.startsWith(MODULES + path.sep) ? path.relative(MODULES, file).split(path.sep)[0] : undefined);
 
@@ -156,6 +241,10 @@ describe('layering', () => {
         return factories.filter((f) => new RegExp(`\\b${f}\\(`).test(text)).map((f) => `${rel(file)} calls ${f}`);
       });
     assert.deepEqual(offending, []);
+  });
+
+  it('no runtime import cycle among src/ files (type-only imports may go both ways)', () => {
+    assert.deepEqual(importCycles(srcFiles).map((cycle) => cycle.map(rel).join(' -> ')), []);
   });
 
   it("only the queue reads pg-boss's tables", () => {

@@ -3,7 +3,6 @@
 // iteration with the reason when the model's output is malformed or names an article it was not shown.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { refineIterationJob } from '../../src/modules/refine/index.js';
 import { type Event, say, type Setup, setupAgent } from '../conversations/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { type FakeLlm, type FakeLlmRequest, fakeModelEnv, promptOf, startFakeLlm, taskOf } from '../support/fake-llm.js';
@@ -42,7 +41,7 @@ describe('Refine with AI with a configured model', () => {
     const { iterationId } = await expectStatus<{ iterationId: string }>(t, 200, 'POST', `/v2/fix-review/interactions/${reply.interactionId}/events/${reply.id}/sessions/iterations/public`, s.w.key, { feedbackNote });
     const session = await poll(
       () => {
-        t.wakeWorkers(refineIterationJob.name);
+        t.wakeWorkers('refine.iterate');
         return expectStatus<{ latestIteration: Iteration | null } | null>(t, 200, 'GET', `/v2/fix-review/interactions/${reply.interactionId}/events/${reply.id}/session/public`, s.w.readKey);
       },
       (x) => x?.latestIteration?.id === iterationId && ['ready', 'no_change', 'failed'].includes(x.latestIteration.status),

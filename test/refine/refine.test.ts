@@ -3,7 +3,6 @@
 // engine on a small fixed knowledge base.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { refineIterationJob } from '../../src/modules/refine/index.js';
 import { type Event, type Interaction, interaction, say, type Setup, setupAgent, UNKNOWN } from '../conversations/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
@@ -53,7 +52,7 @@ describe('Refine with AI', () => {
     assert.equal(created.backgroundJobId, created.iterationId);
     return poll(
       () => {
-        t.wakeWorkers(refineIterationJob.name);
+        t.wakeWorkers('refine.iterate');
         return ok<Session>(200, 'GET', activeSession(reply.interactionId, reply.id), undefined, w.readKey);
       },
       (session) => session !== null && session.latestIteration?.id === created.iterationId && TERMINAL.includes(session.latestIteration.status),

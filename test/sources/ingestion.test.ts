@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { sources } from '../../src/db/schema/index.js';
-import { ingestSourceJob } from '../../src/modules/sources/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
@@ -437,7 +436,7 @@ describe('source ingestion pipeline', () => {
       await expectStatus(t, 200, 'DELETE', '/v2/documents/public', tenant.key, { documentIds: [id] });
       release();
       // The job has finished with the answer in hand (its queue entry is completed) and wrote nothing.
-      const job = await poll(() => t.queue.engine.getJobById(ingestSourceJob.name, jobs[0]!.id), (j) => j?.state === 'completed', {
+      const job = await poll(() => t.queue.engine.getJobById('sources.ingest', jobs[0]!.id), (j) => j?.state === 'completed', {
         what: 'the ingestion job to finish',
       });
       assert.equal(job?.state, 'completed');

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { ingestSourceJob } from '../../src/modules/sources/index.js';
 import type { TestApp } from './app.js';
 import { poll } from './poll.js';
 import { expectStatus } from './security.js';
@@ -41,7 +40,7 @@ export async function waitForSource(
   timeoutMs = 20_000,
 ): Promise<Source> {
   const look = () => {
-    t.wakeWorkers(ingestSourceJob.name);
+    t.wakeWorkers('sources.ingest');
     return expectStatus<Source>(t, 200, 'GET', `/v2/documents/public/${id}`, key);
   };
   return poll(look, done, { what: `source ${id}`, timeoutMs, intervalMs: 100 });

@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob } from '../../jobs/job.js';
+import { defineJob, emptyPayload, registered, type RegisteredJob } from '../../jobs/job.js';
 import { purgeDeadApiKeys } from './api-keys.service.js';
 
 /** Hourly housekeeping: deletes keys expired or revoked longer ago than PARLEY_KEY_RETENTION_DAYS. */
 export const purgeApiKeysJob = defineJob({
   name: 'api-keys.purge',
-  payload: z.object({}).strict(),
+  payload: emptyPayload,
   schedule: '17 * * * *',
   options: { retryLimit: 3, expireInSeconds: 300 },
   async handler(run) {
@@ -14,3 +13,6 @@ export const purgeApiKeysJob = defineJob({
     ctx.log.info({ purged: await purgeDeadApiKeys(ctx) }, 'purged dead API keys');
   },
 });
+
+/** The jobs of this module, for the registry. */
+export const apiKeyJobs: readonly RegisteredJob[] = [registered(purgeApiKeysJob)];

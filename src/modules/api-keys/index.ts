@@ -1,4 +1,4 @@
-export { purgeApiKeysJob } from './api-keys.jobs.js';
+export { apiKeyJobs } from './api-keys.jobs.js';
 export { presentApiKey, presentCreatedApiKey } from './api-keys.presenter.js';
 export {
   createApiKey,

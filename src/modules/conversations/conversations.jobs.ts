@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob } from '../../jobs/job.js';
+import { defineJob, emptyPayload, registered, type RegisteredJob } from '../../jobs/job.js';
 import { purgeDeletedConversations } from './conversations.service.js';
 
 /** Hourly housekeeping: purges conversations deleted longer ago than PARLEY_DELETED_RETENTION_DAYS. */
 export const purgeConversationsJob = defineJob({
   name: 'conversations.purge',
-  payload: z.object({}).strict(),
+  payload: emptyPayload,
   schedule: '41 * * * *',
   options: { retryLimit: 3, expireInSeconds: 600 },
   async handler(run) {
@@ -14,3 +13,6 @@ export const purgeConversationsJob = defineJob({
     ctx.log.info({ purged: await purgeDeletedConversations(ctx) }, 'purged deleted conversations');
   },
 });
+
+/** The jobs of this module, for the registry. */
+export const conversationJobs: readonly RegisteredJob[] = [registered(purgeConversationsJob)];

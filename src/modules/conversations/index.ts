@@ -1,5 +1,5 @@
 export { conversationRoutes } from './conversations.routes.js';
-export { purgeConversationsJob } from './conversations.jobs.js';
+export { conversationJobs } from './conversations.jobs.js';
 export { answer, type AnswerOutcome, type AnswerOverlay, type AnswerRequest } from './answer.js';
 export { type AnsweredTurn, getEvent, postEvent, type PostEventOptions, requireAnsweredTurn } from './conversations.service.js';
 export type { ConversationRow, EventRow } from './conversations.repository.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob, defineOrphanSweep } from '../../jobs/job.js';
+import { defineJob, defineOrphanSweep, registered, type RegisteredJob } from '../../jobs/job.js';
 import { orphanedGenerations, runGeneration } from './generation.service.js';
 
 const generatePayload = z.object({ workspaceId: z.uuid(), jobId: z.uuid() }).strict();
@@ -20,3 +20,6 @@ export const generateKnowledgeJob = defineJob({
 
 /** Every minute: no knowledge job stays PENDING or IN_PROGRESS after its queue job is gone. */
 export const sweepKnowledgeJobsJob = defineOrphanSweep('knowledge.sweep', 'knowledge jobs', orphanedGenerations);
+
+/** The jobs of this module, for the registry. */
+export const generationJobs: readonly RegisteredJob[] = [registered(generateKnowledgeJob), registered(sweepKnowledgeJobsJob)];

@@ -15,7 +15,6 @@ import {
   updateArticleContent,
 } from '../knowledge/index.js';
 import { getSourcesByIds, type LinkedOperation, linkKnowledge, type SourceRow } from '../sources/index.js';
-import { generateKnowledgeJob } from './generation.jobs.js';
 import { claimJob, failStaleJob, finishJob, type KnowledgeJobRow, unscopedStaleJobs } from './generation.repository.js';
 import { ARTICLE_ORIGIN_OF, type GenerationOrigin } from './generation.schemas.js';
 import {
@@ -300,7 +299,7 @@ const ORPHAN_ERROR = 'processing stopped: the generation job ended without a res
 
 /** The orphan sweep of knowledge jobs (jobs/job.ts): a job whose queue entry is gone is marked FAILED. */
 export const orphanedGenerations: OrphanSweep = {
-  job: () => generateKnowledgeJob,
+  job: 'knowledge.generate',
   stale: async (ctx, olderThan) => (await unscopedStaleJobs(ctx.db, olderThan)).map((j) => ({ ...j, jobId: j.id })),
   fail: (ctx, j, olderThan) => failStaleJob(ctx.db, j.workspaceId, j.id, olderThan, ctx.clock.now(), ORPHAN_ERROR),
 };

@@ -1,2 +1,2 @@
 export { generationRoutes } from './generation.routes.js';
-export { generateKnowledgeJob, sweepKnowledgeJobsJob } from './generation.jobs.js';
+export { generationJobs } from './generation.jobs.js';

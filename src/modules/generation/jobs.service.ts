@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
+import { authorOf, enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
 import { existingSources, LINKED_OPERATIONS } from '../sources/index.js';
-import { generateKnowledgeJob } from './generation.jobs.js';
 import { findJobs, insertJobs, type KnowledgeJobRow, type NewKnowledgeJob } from './generation.repository.js';
 import type { bulkBodySchema, generateBodySchema } from './generation.schemas.js';
 
@@ -30,12 +29,12 @@ function jobRow(ctx: WorkspaceContext, body: Pick<GenerateBody, 'restrictedOps' 
 
 /** Queues the jobs (rows and queue entries commit together); rows already FAILED are only recorded. */
 async function queueJobs(ctx: WorkspaceContext, rows: Omit<NewKnowledgeJob, 'workspaceId'>[]): Promise<void> {
-  await inTransaction(ctx, async ({ db: tx }) => {
-    await insertJobs(tx, ctx.workspaceId, rows);
+  await inTransaction(ctx, async (tx) => {
+    await insertJobs(tx.db, ctx.workspaceId, rows);
     const runnable = rows.filter((r) => r.status === 'PENDING');
-    await ctx.queue.enqueueMany(
+    await enqueueMany(
       tx,
-      generateKnowledgeJob,
+      'knowledge.generate',
       runnable.map((r) => ({ id: r.id, payload: { workspaceId: ctx.workspaceId, jobId: r.id } })),
     );
   });

@@ -21,10 +21,17 @@ import {
 } from './articles.repository.js';
 import type { ArticleOrigin } from './articles.schemas.js';
 import { authored } from './actor.js';
-import { requireParentFolder } from './folders.service.js';
+import { findFolder } from './folders.repository.js';
 
 
 /** The fields every write of an article's content carries. */
+/** A folder an article or folder is put into (folders.service.ts checks folders with it too): 400 (it is named in the body) when not in the workspace. */
+export async function requireParentFolder(db: Db, workspaceId: string, parentId: string): Promise<void> {
+  if (!(await findFolder(db, workspaceId, parentId))) {
+    throw new AppError('bad_request', `parentFolderId: folder ${parentId} not found in this workspace`);
+  }
+}
+
 export type ArticleContent = Pick<
   ArticleSnapshot,
   'title' | 'mainKnowledge' | 'agentInstruction' | 'questions' | 'keywords' | 'escalation'

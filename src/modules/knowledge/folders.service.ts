@@ -2,7 +2,7 @@ import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
-import { deleteArticles } from './articles.service.js';
+import { deleteArticles, requireParentFolder } from './articles.service.js';
 import { authored } from './actor.js';
 import {
   folderTitlesByIds,
@@ -40,13 +40,6 @@ async function requireFolder(db: Db, workspaceId: string, id: string): Promise<F
   const row = await findFolder(db, workspaceId, id);
   if (!row) throw new AppError('not_found', 'folder not found');
   return row;
-}
-
-/** A folder an article or folder is put into: 400 (it is named in the body) when not in the workspace. */
-export async function requireParentFolder(db: Db, workspaceId: string, parentId: string): Promise<void> {
-  if (!(await findFolder(db, workspaceId, parentId))) {
-    throw new AppError('bad_request', `parentFolderId: folder ${parentId} not found in this workspace`);
-  }
 }
 
 export async function createFolder(

@@ -21,5 +21,5 @@ export { treeRoutes } from './tree.routes.js';
 export { searchRoutes } from './search.routes.js';
 export { type KnowledgeHit, type KnowledgeSearch, type SearchContext, type SearchOverlay, searchKnowledge } from './search.service.js';
 export { embedPendingArticles, type EmbedRunResult } from './embeddings.js';
-export { embedArticlesJob } from './knowledge.jobs.js';
+export { knowledgeJobs } from './knowledge.jobs.js';
 export { parseTreeFile, type TreeRow, writeTreeFile } from './tree-csv.js';

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob } from '../../jobs/job.js';
+import { defineJob, emptyPayload, registered, type RegisteredJob } from '../../jobs/job.js';
 import { runEmbedJob } from './embeddings.js';
 
 /**
@@ -9,8 +8,11 @@ import { runEmbedJob } from './embeddings.js';
  */
 export const embedArticlesJob = defineJob({
   name: 'knowledge.embed',
-  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  payload: emptyPayload,
   schedule: '* * * * *',
   options: { retryLimit: 0, expireInSeconds: 900 },
   handler: (run) => runEmbedJob(contextForJob(run)),
 });
+
+/** The jobs of this module, for the registry. */
+export const knowledgeJobs: readonly RegisteredJob[] = [registered(embedArticlesJob)];

@@ -1,2 +1,2 @@
-export { refineIterationJob, sweepRefineIterationsJob } from './refine.jobs.js';
+export { refineJobs } from './refine.jobs.js';
 export { refineRoutes } from './refine.routes.js';

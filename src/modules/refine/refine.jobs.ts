@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob, defineOrphanSweep } from '../../jobs/job.js';
+import { defineJob, defineOrphanSweep, registered, type RegisteredJob } from '../../jobs/job.js';
 import { failStaleIteration, runIteration, staleIterations } from './refine.iteration.js';
 
 /** Runs one Refine with AI iteration (refine.service.ts); the queue job's id is the iteration's. */
@@ -17,7 +17,10 @@ export const refineIterationJob = defineJob({
 
 /** Every minute: no iteration stays queued or running after its queue job is gone. */
 export const sweepRefineIterationsJob = defineOrphanSweep('refine.sweep', 'fix iterations', {
-  job: () => refineIterationJob,
+  job: 'refine.iterate',
   stale: staleIterations,
   fail: failStaleIteration,
 });
+
+/** The jobs of this module, for the registry. */
+export const refineJobs: readonly RegisteredJob[] = [registered(refineIterationJob), registered(sweepRefineIterationsJob)];

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
+import { authorOf, enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { getPromptDraft, publishPromptDraft } from '../agents/index.js';
 import { requireAnsweredTurn } from '../conversations/index.js';
 import { getArticle, publishDraft as publishArticleDraft } from '../knowledge/index.js';
 import { getRuleDraft, publishRuleDraft } from '../rules/index.js';
 import { discardDrafts, snapshot } from './refine.iteration.js';
-import { refineIterationJob } from './refine.jobs.js';
 import { presentSession } from './refine.presenter.js';
 import {
   type ChangeRow,
@@ -70,7 +69,7 @@ export async function createIteration(ctx: Ctx, conversationId: string, eventId:
       createdBy: authorOf(ctx),
     });
     await updateSession(tx.db, ctx.workspaceId, session.id, { updatedAt: now });
-    await ctx.queue.enqueueMany(tx.db, refineIterationJob, [{ id, payload: { workspaceId: ctx.workspaceId, iterationId: id } }]);
+    await enqueueMany(tx, 'refine.iterate', [{ id, payload: { workspaceId: ctx.workspaceId, iterationId: id } }]);
     return { sessionId: session.id, iterationId: id, backgroundJobId: id };
   });
 }

@@ -1,5 +1,5 @@
 export { sourceRoutes } from './sources.routes.js';
-export { ingestSourceJob, sweepSourceJobsJob } from './sources.jobs.js';
+export { sourceJobs } from './sources.jobs.js';
 export { sourceListeners } from './sources.listeners.js';
 export { contentFingerprint } from './changes.js';
 export type { SourceRow } from './sources.repository.js';

@@ -8,7 +8,6 @@ import type { Db } from '../../db/database.js';
 import type { ResourceRef } from '../../ingest/providers/index.js';
 import { depthOf, FETCHERS, IngestFailure } from './fetchers.js';
 import { enqueueIngestion } from './sources.service.js';
-import { ingestSourceJob } from './sources.jobs.js';
 import { claimJob, failStaleJob, findByExternalIds, finishJob, insertSources, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
@@ -179,7 +178,7 @@ const ORPHAN_ERROR = 'processing stopped: the ingestion job ended without a resu
  * (its attempts ran out while a worker was dying) is marked FAILED, so no record waits forever.
  */
 export const orphanedIngestions: OrphanSweep = {
-  job: () => ingestSourceJob,
+  job: 'sources.ingest',
   stale: (ctx, olderThan) => unscopedStaleJobs(ctx.db, olderThan),
   fail: (ctx, s, olderThan) => failStaleJob(ctx.db, s.workspaceId, s.id, s.jobId, olderThan, ctx.clock.now(), ORPHAN_ERROR),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob, defineOrphanSweep } from '../../jobs/job.js';
+import { defineJob, defineOrphanSweep, registered, type RegisteredJob } from '../../jobs/job.js';
 import { ingestSource, orphanedIngestions } from './ingestion.service.js';
 
 const RETRY_LIMIT = 3;
@@ -8,7 +8,6 @@ const RETRY_LIMIT = 3;
 const ingestPayload = z
   .object({ workspaceId: z.uuid(), sourceId: z.uuid(), kind: z.enum(['add', 'refresh']) })
   .strict();
-export type IngestPayload = z.infer<typeof ingestPayload>;
 
 /** Ingests one source (ingestion.service.ts); the job's id is the source's `linkedJobId`. */
 export const ingestSourceJob = defineJob({
@@ -27,3 +26,6 @@ export const ingestSourceJob = defineJob({
 
 /** Every minute: no record stays PENDING or IN_PROGRESS after its job is gone from the queue. */
 export const sweepSourceJobsJob = defineOrphanSweep('sources.sweep', 'source jobs', orphanedIngestions);
+
+/** The jobs of this module, for the registry. */
+export const sourceJobs: readonly RegisteredJob[] = [registered(ingestSourceJob), registered(sweepSourceJobsJob)];

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { inTransaction, type WorkspaceContext } from '../../context.js';
+import { enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../../http/schemas.js';
@@ -26,7 +26,6 @@ import {
   type SourceRow,
 } from './sources.repository.js';
 import type { IngestBody, SourceListQuery } from './sources.schemas.js';
-import { ingestSourceJob } from './sources.jobs.js';
 
 
 export async function listSources(ctx: WorkspaceContext, query: SourceListQuery) {
@@ -63,9 +62,9 @@ export async function enqueueIngestion(
   ];
   if (jobs.length === 0) return jobs;
   await markQueued(tx, ctx.workspaceId, jobs, ctx.clock.now(), flags);
-  await ctx.queue.enqueueMany(
-    tx,
-    ingestSourceJob,
+  await enqueueMany(
+    { ...ctx, db: tx },
+    'sources.ingest',
     jobs.map((job) => ({ id: job.jobId, payload: { workspaceId: ctx.workspaceId, sourceId: job.sourceId, kind: job.kind } })),
   );
   return jobs;

@@ -1,0 +1,31 @@
+/**
+ * Parley's background jobs by name, each with its payload: what a service enqueues with
+ * `enqueue(ctx, name, payload)` (context.ts) without importing the job's handler, as `DomainEvents`
+ * does for events. A module defines the job (`defineJob` in its `*.jobs.ts`, whose payload schema
+ * must parse to this type) and lists it in its index; `registry.ts` collects them.
+ */
+export interface JobPayloads {
+  /** Hourly: deletes keys expired or revoked longer ago than the retention (api-keys). */
+  'api-keys.purge': EmptyPayload;
+  /** Hourly: purges conversations deleted longer ago than the retention (conversations). */
+  'conversations.purge': EmptyPayload;
+  /** Ingests one source; the queue job's id is the source's `linkedJobId` (sources). */
+  'sources.ingest': { workspaceId: string; sourceId: string; kind: 'add' | 'refresh' };
+  /** Every minute: fails source records whose ingestion job left the queue without a result. */
+  'sources.sweep': EmptyPayload;
+  /** Runs one knowledge-generation job; its id is the `knowledge_jobs` row's (generation). */
+  'knowledge.generate': { workspaceId: string; jobId: string };
+  /** Every minute: fails knowledge jobs whose queue job left the queue without a result. */
+  'knowledge.sweep': EmptyPayload;
+  /** Every minute: keeps article embeddings current when an embedding model is configured (knowledge). */
+  'knowledge.embed': EmptyPayload;
+  /** Runs one Refine with AI iteration; the queue job's id is the iteration's (refine). */
+  'refine.iterate': { workspaceId: string; iterationId: string };
+  /** Every minute: fails iterations whose queue job left the queue without a result. */
+  'refine.sweep': EmptyPayload;
+}
+
+/** The payload of a scheduled job, which runs with an empty object. */
+export type EmptyPayload = Record<string, never>;
+
+export type JobName = keyof JobPayloads;
