@@ -16,20 +16,10 @@ import {
   testRuleBodySchema,
   updateRuleBodySchema,
 } from './rules.schemas.js';
-import {
-  createRule,
-  deleteRule,
-  draftRule,
-  getRule,
-  getVersion,
-  listRules,
-  listVersions,
-  publishRule,
-  refineRule,
-  restoreVersion,
-  testRule,
-  updateRule,
-} from './rules.service.js';
+import { draftRule, publishRule, refineRule } from './rule-drafts.service.js';
+import { testRule } from './rule-matching.service.js';
+import { getVersion, listVersions, restoreVersion } from './rule-versions.service.js';
+import { createRule, deleteRule, getRule, listRules, updateRule } from './rules.service.js';
 
 const tags = ['Rules'];
 
