@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { loadConfig } from '../src/config/config.js';
 import type { DataStepRow } from '../src/modules/tools/index.js';
-import { runChain } from '../src/modules/tools/engine.js';
+import { runChain } from '../src/modules/tools/engine.service.js';
 import { createSafeFetch } from '../src/ingest/fetch/safe-fetch.js';
 import { createSecretBox, generateSecretKey, parseSecretKey } from '../src/secrets.js';
 import { positiveIntEnv, writeResults } from './support.js';

@@ -2,7 +2,7 @@
 // secrets (sent in clear to the API, masked everywhere else), retries, timeouts, caps, refusals.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readPath } from '../../src/modules/tools/engine.js';
+import { readPath } from '../../src/modules/tools/engine.service.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { type FakeApi, startFakeApi } from '../support/fake-api.js';
 import { makeTenant, type Tenant } from '../support/factories.js';

@@ -10,8 +10,8 @@ import {
   jobStatusResponseSchema,
   treeInitializeBodySchema,
 } from './generation.schemas.js';
-import { getJobStatuses, queueBulkGeneration, queueGeneration } from './jobs.service.js';
-import { initializeTree } from './tree.service.js';
+import { getJobStatuses, queueBulkGeneration, queueGeneration } from './knowledge-jobs.service.js';
+import { initializeTree } from './tree-initialize.service.js';
 
 const tags = ['Knowledge generation'];
 

@@ -6,7 +6,7 @@ import { detectContentKind, MIME_TYPE_OF_KIND, UnsupportedContentError } from '.
 import { compareContent, contentFingerprint } from './changes.js';
 import type { Db } from '../../db/database.js';
 import type { ResourceRef } from '../../ingest/providers/index.js';
-import { depthOf, FETCHERS, IngestFailure } from './fetchers.js';
+import { depthOf, FETCHERS, IngestFailure } from './fetchers.service.js';
 import { enqueueIngestion } from './sources.service.js';
 import { claimJob, failStaleJob, findByExternalIds, finishJob, insertSources, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SecretBox } from '../../secrets.js';
-import { runStep, type StepRecord } from './engine.js';
+import { runStep, type StepRecord } from './engine.service.js';
 import { MASK } from './tools.presenter.js';
 import type { DataStepRow } from './tools.repository.js';
 import { findTool } from './tools.repository.js';

@@ -2,7 +2,7 @@ import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../cont
 import type { ToolInputField, ToolOutputField } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent, requireAgentIds } from '../agents/index.js';
-import { runChain, type ToolRunResult } from './engine.js';
+import { runChain, type ToolRunResult } from './engine.service.js';
 import {
   addToolAgents,
   type DataStepRow,
