@@ -1,6 +1,8 @@
 import type { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
 import { scoreSentiment, type Sentiment } from './sentiment.js';
-import { rarity, similarity, splitSentences, squash, stripMarkdown, terms, truncateAtWord } from './text.js';
+import { splitSentences, squash, stripMarkdown, truncateAtWord } from '../../text/sentences.js';
+import { similarity } from '../../text/similarity.js';
+import { rarity, terms } from '../../text/terms.js';
 
 /**
  * The built-in engine's side of the answer pipeline (docs/conversations.md): planning (small talk,

@@ -1,17 +1,6 @@
-import {
-  COMMON_STEMS,
-  STOPWORDS,
-  countTerms,
-  normalizeText,
-  rarity,
-  splitSentences,
-  squash,
-  stem,
-  stripMarkdown as plain,
-  terms,
-  truncateAtWord,
-  words,
-} from './text.js';
+import { normalizeText, splitSentences, squash, stripMarkdown as plain, truncateAtWord } from '../../text/sentences.js';
+import { countTerms } from '../../text/similarity.js';
+import { COMMON_STEMS, STOPWORDS, rarity, stem, terms, words } from '../../text/terms.js';
 import { extractKeywords } from './keywords.js';
 import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './questions.js';
 

@@ -1,5 +1,6 @@
 import type { ArticleDraft } from './article.js';
-import { cosineSimilarity, normalizeText, splitSentences, stripMarkdown, termVector } from './text.js';
+import { normalizeText, splitSentences, stripMarkdown } from '../../text/sentences.js';
+import { cosineSimilarity, termVector } from '../../text/similarity.js';
 
 /**
  * What the built-in engine does with a drafted article: add it, update an existing article, or

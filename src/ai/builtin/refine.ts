@@ -1,5 +1,6 @@
 import { changesValue, factValues, valueAsWritten, withoutValues } from './facts.js';
-import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokenize } from './text.js';
+import { splitSentences, squash, stripMarkdown } from '../../text/sentences.js';
+import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
 
 /**
  * The built-in engine's diagnosis of a bad answer (Refine with AI, docs/refine.md): rules over the

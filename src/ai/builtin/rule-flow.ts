@@ -1,6 +1,8 @@
 import type { ConditionGroup, Predicate } from '../../rules/conditions.js';
 import type { CollectDataType, FlowNode } from '../../rules/flow.js';
-import { capitalize, similarity, splitSentences, squash, terms, truncateAtWord } from './text.js';
+import { capitalize, splitSentences, squash, truncateAtWord } from '../../text/sentences.js';
+import { similarity } from '../../text/similarity.js';
+import { terms } from '../../text/terms.js';
 
 /**
  * The built-in engine's rule drafting (docs/rules.md): plain-language instructions become a rule

@@ -1,4 +1,4 @@
-import { tokenize } from './text.js';
+import { tokenize } from '../../text/terms.js';
 
 /**
  * The built-in engine's sentiment of a customer message (English): a lexicon scorer. Each word of

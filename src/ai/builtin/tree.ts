@@ -1,6 +1,7 @@
 import { draftArticle } from './article.js';
 import { lowerPhrase } from './questions.js';
-import { STOPWORDS, capitalize, normalizeText, splitSentences, squash, stripMarkdown as plain, terms, truncateAtWord, words } from './text.js';
+import { capitalize, normalizeText, splitSentences, squash, stripMarkdown as plain, truncateAtWord } from '../../text/sentences.js';
+import { STOPWORDS, terms, words } from '../../text/terms.js';
 
 /**
  * The built-in engine's help-centre template: the structure of an initialization prompt becomes

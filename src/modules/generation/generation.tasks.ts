@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
 import { decide, type ExistingArticle, type FolderOption, KNOWLEDGE_OPERATIONS, type KnowledgeOperation } from '../../ai/builtin/decide.js';
 import { isRevision } from '../../ai/builtin/facts.js';
-import { similarity, splitSentences } from '../../ai/builtin/text.js';
+import { splitSentences } from '../../text/sentences.js';
+import { similarity } from '../../text/similarity.js';
 import { treeTemplate } from '../../ai/builtin/tree.js';
 import type { LlmTask } from '../../ai/index.js';
 
