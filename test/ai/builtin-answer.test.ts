@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerConfidence, composeAnswer, rankCandidates, evaluateConversation, extractAnswer, planMessage, selectTags } from '../../src/ai/builtin/answer.js';
 import { scoreSentiment } from '../../src/ai/builtin/sentiment.js';
+import { answerTask } from '../../src/modules/conversations/conversations.tasks.js';
 
 const article = (id: string, title: string, body: string, score: number) => ({ id, title, body, questions: [], keywords: [], escalation: false, score });
 const input = (question: string, articles: ReturnType<typeof article>[]) => ({
@@ -35,7 +36,8 @@ describe('built-in answers', () => {
     const no = composeAnswer(input('Can pets catch the flu?', [article('b', 'Exporting invoices', 'Open Billing.', 1.2)]));
     assert.deepEqual([no.handover, no.reason, no.usedArticleIds], [true, 'missing_knowledge', []]);
     assert.deepEqual(composeAnswer(input('anything', [])).reason, 'missing_knowledge');
-    const email = composeAnswer({ ...input('How can I reset my password?', kb), channel: 'email', customerName: 'Ada Lovelace' });
+    // The email frame is the conversations module's wording (handover.ts), applied by the task.
+    const email = answerTask.builtin({ ...input('How can I reset my password?', kb), channel: 'email', customerName: 'Ada Lovelace' });
     assert.equal(email.answer, 'Hello Ada,\n\nClick Forgot password on the sign-in page.\n\nBest regards');
   });
 

@@ -1,5 +1,8 @@
-import type { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
-import { scoreSentiment, type Sentiment } from './sentiment.js';
+import type { AnswerArticle, AnswerInput, AnswerOutput, EscalationReason } from '../contracts/answer.js';
+import type { EvaluateInput, EvaluateOutput } from '../contracts/evaluate.js';
+import type { PlanInput, PlanOutput } from '../contracts/plan.js';
+import type { SelectTagsInput, SelectTagsOutput, TagGroupChoice, TagSelection } from '../contracts/select-tags.js';
+import { scoreSentiment } from './sentiment.js';
 import { splitSentences, squash, stripMarkdown, truncateAtWord } from '../../text/sentences.js';
 import { similarity } from '../../text/similarity.js';
 import { rarity, terms } from '../../text/terms.js';
@@ -11,12 +14,8 @@ import { rarity, terms } from '../../text/terms.js';
  * offline, derived from its inputs alone.
  */
 
-export type EscalationReason = (typeof FLOW_ESCALATION_REASONS)[number];
-
 // ---------------------------------------------------------------------------------------------
 // Planning
-
-export type Intent = 'question' | 'small_talk' | 'human_request';
 
 const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'morning', 'afternoon', 'evening', 'greetings', 'yo']);
 const THANKS = new Set(['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate']);
@@ -29,21 +28,6 @@ const FILLER = new Set([
 ]);
 const HUMAN_REQUEST =
   /\b(?:speak|talk|chat|connect|transfer|escalate|put)\b[^.?!]{0,40}\b(?:human|person|people|agent|representative|rep|someone|somebody|manager|supervisor|operator|staff)\b|\b(?:real|live|actual)\s+(?:human|person|agent)\b|\bhuman\s+(?:agent|being|please)\b|^\s*(?:human|agent|operator|representative)\s*[.!?]*\s*$/i;
-
-export interface PlanInput {
-  message: string;
-  history: { role: string; message: string }[];
-  planningPrompt: string;
-  rules: { id: string; name: string; description: string }[];
-}
-
-export interface PlanOutput {
-  reasoning: string;
-  performKnowledgeSearch: boolean;
-  intent: Intent;
-  smallTalkReply: string | null;
-  sentiment: Sentiment;
-}
 
 /**
  * Planning instructions the built-in engine follows (a model reads the whole prompt): a line
@@ -128,43 +112,6 @@ function smallTalk(message: string): { kind: string; reply: string } | null {
 
 // ---------------------------------------------------------------------------------------------
 // Answer
-
-export interface AnswerArticle {
-  id: string;
-  title: string;
-  body: string;
-  questions: string[];
-  keywords: string[];
-  /** The article asks for a hand-over when it applies. */
-  escalation: boolean;
-  /** The retrieval score (knowledge search). */
-  score: number;
-}
-
-export interface AnswerInput {
-  question: string;
-  channel: 'chat' | 'email';
-  history: { role: string; message: string }[];
-  prompts: { planning: string; guideline: string; channel: string };
-  businessRules: { name: string; description: string }[];
-  /** The knowledge search's best articles, best first. */
-  articles: AnswerArticle[];
-  /** Below this confidence (0 to 1) the built-in engine hands over (PARLEY_ANSWER_MIN_CONFIDENCE). */
-  minConfidence: number;
-  customerName: string | null;
-}
-
-export interface AnswerOutput {
-  answer: string;
-  usedArticleIds: string[];
-  handover: boolean;
-  reason: EscalationReason | null;
-  /** How sure the answer is, 0 to 1 (the built-in engine's model; a model's own estimate). */
-  confidence: number;
-  /** The article that came closest to answering, also when the agent hands over. */
-  bestArticleId: string | null;
-  reasoning: string;
-}
 
 /**
  * Whether the best article answers the question: a logistic model over what retrieval and the
@@ -279,12 +226,18 @@ function trigramCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, nu
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+/**
+ * The engine's answer: the article's sentences that answer the question, or a hand-over with its
+ * reason. The words the customer reads around it (a hand-over's message, an email's salutation and
+ * closing) belong to the conversations module (modules/conversations/handover.ts), which the
+ * `generate_answer` task applies to this answer: a hand-over's `answer` is empty here.
+ */
 export function composeAnswer(input: AnswerInput): AnswerOutput {
   const { ranked, features } = rankCandidates(input.question, input.articles);
   const top = ranked[0];
   if (!top) {
     return {
-      answer: handoverMessage(input, 'missing_knowledge'),
+      answer: '',
       usedArticleIds: [],
       handover: true,
       reason: 'missing_knowledge',
@@ -301,7 +254,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   if (confidence < input.minConfidence) {
     const reason: EscalationReason = features.coverage < 0.5 ? 'missing_knowledge' : 'low_confidence';
     return {
-      answer: handoverMessage(input, reason),
+      answer: '',
       usedArticleIds: [],
       handover: true,
       reason,
@@ -312,7 +265,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   }
   if (top.escalation) {
     return {
-      answer: handoverMessage(input, 'other'),
+      answer: '',
       usedArticleIds: [top.id],
       handover: true,
       reason: 'other',
@@ -325,7 +278,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   const required = requiredStatements(input.prompts.guideline, input.question).filter((r) => !extracted.toLowerCase().includes(r.toLowerCase().replace(/[.!]+$/, '')));
   const text = required.length ? `${extracted}\n\n${required.join(' ')}` : extracted;
   return {
-    answer: frame(input, text),
+    answer: text,
     usedArticleIds: [top.id],
     handover: false,
     reason: null,
@@ -350,28 +303,6 @@ export function requiredStatements(guideline: string, question: string): string[
     if (topic.length && topic.every((t) => asked.has(t)) && !out.includes(match[2]!)) out.push(match[2]!.trim());
   }
   return out;
-}
-
-/** The message that tells the customer a person will follow up. */
-export function handoverMessage(input: Pick<AnswerInput, 'channel' | 'customerName'>, reason: EscalationReason): string {
-  const text =
-    reason === 'customer_request'
-      ? "Of course. I'm passing your conversation to a colleague, who will follow up with you here shortly."
-      : reason === 'tool_failure'
-        ? "I couldn't complete that just now. I've passed your conversation to a colleague, who will follow up with you shortly."
-        : reason === 'negative_sentiment'
-          ? "I'm sorry about the trouble. I've passed your conversation to a colleague, who will follow up with you shortly."
-          : reason === 'guardrail_block'
-            ? "I can't help with that here. I've passed your conversation to a colleague, who will follow up with you shortly."
-            : "I don't have a reliable answer to that. I've passed your question to a colleague, who will follow up with you shortly.";
-  return frame(input, text);
-}
-
-/** Email answers get a salutation and a closing; chat answers are the text itself. */
-function frame(input: Pick<AnswerInput, 'channel' | 'customerName'>, text: string): string {
-  if (input.channel !== 'email') return text;
-  const name = input.customerName?.trim().split(/\s+/)[0];
-  return `Hello${name ? ` ${name}` : ''},\n\n${text}\n\nBest regards`;
 }
 
 const LIST_LINE = /^\s*(?:\d{1,3}[.)]|[-*•+])\s+/;
@@ -452,32 +383,6 @@ function articleUnits(body: string): Unit[] {
 // ---------------------------------------------------------------------------------------------
 // Tags
 
-export interface TagGroupChoice {
-  title: string;
-  prompt: string;
-  description: string;
-  multiselect: boolean;
-  mandatory: boolean;
-  tags: { name: string; description: string }[];
-}
-
-export interface SelectTagsInput {
-  message: string;
-  answer: string | null;
-  inputGroups: TagGroupChoice[];
-  outputGroups: TagGroupChoice[];
-}
-
-export interface TagSelection {
-  reasoning: string;
-  chosenTags: { group: string; tags: string[] }[];
-}
-
-export interface SelectTagsOutput {
-  input: TagSelection;
-  output: TagSelection;
-}
-
 /** A tag applies when the text holds half of its name's and description's terms (each counted as a share). */
 export function selectTags(input: SelectTagsInput): SelectTagsOutput {
   return {
@@ -518,23 +423,6 @@ function chooseTags(text: string, groups: readonly TagGroupChoice[], what: strin
 
 // ---------------------------------------------------------------------------------------------
 // Evaluation
-
-export interface EvaluateInput {
-  replies: {
-    eventId: string;
-    question: string;
-    answer: string;
-    handover: boolean;
-    articles: { id: string; title: string; body: string }[];
-  }[];
-}
-
-export interface EvaluateOutput {
-  replies: { eventId: string; grounded: boolean; answered: boolean; score: number; notes: string[] }[];
-  verdict: 'good' | 'needs_review' | 'poor';
-  score: number;
-  notes: string[];
-}
 
 /**
  * Groundedness: the share of the reply's sentences whose terms the used articles hold (at least
