@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planMessage, requiredStatements, searchTopics } from '../../src/ai/builtin/answer.js';
-import { type DiagnoseInput, diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
+import { diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
+import type { DiagnoseInput } from '../../src/ai/contracts/diagnose.js';
 import { factValues, isRevision, valueKind } from '../../src/ai/builtin/facts.js';
 import { matchRules } from '../../src/ai/builtin/rule-flow.js';
 

@@ -1,5 +1,6 @@
 import type { ConditionGroup, Predicate } from '../../rules/conditions.js';
 import type { CollectDataType, FlowNode } from '../../rules/flow.js';
+import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { capitalize, splitSentences, squash, truncateAtWord } from '../../text/sentences.js';
 import { similarity } from '../../text/similarity.js';
 import { terms } from '../../text/terms.js';
@@ -19,18 +20,6 @@ import { terms } from '../../text/terms.js';
  * A first line such as "When a customer asks about a refund:" is the rule's trigger description.
  */
 
-export interface DraftingTag {
-  id: string;
-  tagName: string;
-  groupTitle: string;
-}
-export interface DraftingAction {
-  id: string;
-  name: string;
-  description: string;
-  /** Input names of the action, filled from collected fields of the same name. */
-  inputNames?: string[];
-}
 export interface DraftedRule {
   name: string;
   description: string;

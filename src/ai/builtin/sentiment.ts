@@ -1,3 +1,4 @@
+import type { PlanOutput } from '../contracts/plan.js';
 import { tokenize } from '../../text/terms.js';
 
 /**
@@ -7,7 +8,7 @@ import { tokenize } from '../../text/terms.js';
  * the message's sign. The score is normalised to [-1, 1]; below -0.25 is negative, above 0.25
  * positive, else neutral.
  */
-export type Sentiment = 'positive' | 'neutral' | 'negative';
+export type Sentiment = PlanOutput['sentiment'];
 
 const POSITIVE = new Map<string, number>(
   Object.entries({

@@ -1,3 +1,4 @@
+import type { TreeArticle, TreeFolder } from '../contracts/initialize-tree.js';
 import { draftArticle } from './article.js';
 import { lowerPhrase } from './questions.js';
 import { capitalize, normalizeText, splitSentences, squash, stripMarkdown as plain, truncateAtWord } from '../../text/sentences.js';
@@ -21,18 +22,8 @@ import { STOPWORDS, terms, words } from '../../text/terms.js';
  *   articles, path segments of at most MAX_SEGMENT characters; equal paths and equal titles in one
  *   folder merge. Folders without articles are kept only above folders that have some.
  */
-export interface TemplateArticle {
-  title: string;
-  mainKnowledge: string;
-  questions: string[];
-  keywords: string[];
-}
-
-export interface TemplateFolder {
-  path: string[];
-  description: string;
-  articles: TemplateArticle[];
-}
+export type TemplateArticle = TreeArticle;
+export type TemplateFolder = TreeFolder;
 
 export const MAX_DEPTH = 5;
 export const MAX_ARTICLES = 200;

@@ -1,19 +1,30 @@
-import { z } from 'zod';
 import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
-import { decide, type ExistingArticle, type FolderOption, KNOWLEDGE_OPERATIONS, type KnowledgeOperation } from '../../ai/builtin/decide.js';
+import { decide } from '../../ai/builtin/decide.js';
 import { isRevision } from '../../ai/builtin/facts.js';
 import { splitSentences } from '../../text/sentences.js';
 import { similarity } from '../../text/similarity.js';
 import { treeTemplate } from '../../ai/builtin/tree.js';
+import {
+  type ExistingArticle,
+  type FolderOption,
+  type GeneratedArticle,
+  type GenerationInput,
+  type GenerationOutput,
+  generationOutputSchema,
+  type KnowledgeOperation,
+} from '../../ai/contracts/generate-knowledge.js';
+import { type InitializeTreeInput, treeOutputSchema, type TreeOutput } from '../../ai/contracts/initialize-tree.js';
 import type { LlmTask } from '../../ai/index.js';
 
 /**
  * The AI tasks of knowledge generation: one prompt and one schema each, answered by a model or by
- * the built-in engine (docs/ai.md). Schemas use nullable fields rather than optional ones, so that
- * strict structured output (every property required) accepts them.
+ * the built-in engine (docs/ai.md). Their input and output schemas are the contracts in
+ * src/ai/contracts/generate-knowledge.ts and initialize-tree.ts; this file holds the prompts and wires
+ * in the built-in engine's method.
  */
 
-export type { ExistingArticle, FolderOption, KnowledgeOperation };
+export type { ExistingArticle, FolderOption, GeneratedArticle, GenerationInput, GenerationOutput, KnowledgeOperation, TreeOutput };
+export { generationOutputSchema, treeOutputSchema };
 
 /** How much of each text a prompt carries: enough to decide, bounded for any model's context. */
 const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;
@@ -22,40 +33,6 @@ const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;
  * `truncated`, and a model may not update it (it would drop the end): the job refuses that.
  */
 export const PROMPT_ARTICLE_CHARS = 12_000;
-
-const articleContentSchema = z.object({
-  title: z.string(),
-  mainKnowledge: z.string(),
-  questions: z.array(z.string()),
-  keywords: z.array(z.string()),
-  agentInstruction: z.string(),
-});
-export type GeneratedArticle = z.infer<typeof articleContentSchema>;
-
-export const generationOutputSchema = z.object({
-  // The AI layer's own list (equal to the sources' LINKED_OPERATIONS): a CPU pool thread loads this
-  // file, and importing the sources module would load the whole application into every thread.
-  operation: z.enum(KNOWLEDGE_OPERATIONS),
-  articleId: z.string().nullable().describe('the article to update (UPDATE_ARTICLE) or that already covers the text (DO_NOTHING)'),
-  folderId: z.string().nullable().describe('the folder of the new article (ADD_ARTICLE_TO_FOLDER)'),
-  reason: z.string(),
-  article: articleContentSchema.nullable().describe('the complete new or updated article; null for DO_NOTHING'),
-});
-export type GenerationOutput = z.infer<typeof generationOutputSchema>;
-
-export interface GenerationInput {
-  /** The text to turn into knowledge (a source's paragraphs, or candidate text). */
-  text: string;
-  /** A title the text came with (a source's title), if any. */
-  titleHint: string | null;
-  instructions: string;
-  allowed: readonly KnowledgeOperation[];
-  /** Existing live articles most similar to the text, best first. */
-  candidates: ExistingArticle[];
-  folders: FolderOption[];
-  /** The article this text's source already produced, when the source is linked. */
-  linkedArticleId: string | null;
-}
 
 const excerpt = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)} …`);
 
@@ -214,24 +191,7 @@ function mergeInto(target: ExistingArticle, draft: ArticleDraft): { article: Gen
   };
 }
 
-const treeArticleSchema = z.object({
-  title: z.string(),
-  mainKnowledge: z.string(),
-  questions: z.array(z.string()),
-  keywords: z.array(z.string()),
-});
-export const treeOutputSchema = z.object({
-  folders: z.array(
-    z.object({
-      path: z.array(z.string()).describe('folder titles from the top level down'),
-      description: z.string(),
-      articles: z.array(treeArticleSchema),
-    }),
-  ),
-});
-export type TreeOutput = z.infer<typeof treeOutputSchema>;
-
-export const initializeTreeTask: LlmTask<{ initPrompt: string }, TreeOutput> = {
+export const initializeTreeTask: LlmTask<InitializeTreeInput, TreeOutput> = {
   name: 'initialize_tree',
   description: 'The folders and starter articles of a new help-centre knowledge base.',
   schema: treeOutputSchema,
