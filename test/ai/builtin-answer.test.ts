@@ -1,8 +1,13 @@
-// The built-in engine's side of the answer pipeline (src/ai/builtin/answer.ts, sentiment.ts):
+// The built-in engine's side of the answer pipeline (src/ai/builtin/plan.ts, confidence.ts, answer.ts,
+// select-tags.ts, evaluate.ts, sentiment.ts):
 // planning, the confidence model, extractive answers, tags and evaluation, on fixed inputs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerConfidence, composeAnswer, rankCandidates, evaluateConversation, extractAnswer, planMessage, selectTags } from '../../src/ai/builtin/answer.js';
+import { composeAnswer, extractAnswer } from '../../src/ai/builtin/answer.js';
+import { answerConfidence, rankCandidates } from '../../src/ai/builtin/confidence.js';
+import { evaluateConversation } from '../../src/ai/builtin/evaluate.js';
+import { planMessage } from '../../src/ai/builtin/plan.js';
+import { selectTags } from '../../src/ai/builtin/select-tags.js';
 import { scoreSentiment } from '../../src/ai/builtin/sentiment.js';
 import { answerTask } from '../../src/modules/conversations/conversations.tasks.js';
 

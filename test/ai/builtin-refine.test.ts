@@ -2,7 +2,8 @@
 // answer and rule matcher follow, as pure functions with exact results.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planMessage, requiredStatements, searchTopics } from '../../src/ai/builtin/answer.js';
+import { requiredStatements } from '../../src/ai/builtin/answer.js';
+import { planMessage, searchTopics } from '../../src/ai/builtin/plan.js';
 import { diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
 import type { DiagnoseInput } from '../../src/ai/contracts/diagnose.js';
 import { factValues, isRevision, valueKind } from '../../src/ai/builtin/facts.js';

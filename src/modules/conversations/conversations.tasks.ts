@@ -1,4 +1,7 @@
-import { composeAnswer, evaluateConversation, planMessage, selectTags } from '../../ai/builtin/answer.js';
+import { composeAnswer } from '../../ai/builtin/answer.js';
+import { evaluateConversation } from '../../ai/builtin/evaluate.js';
+import { planMessage } from '../../ai/builtin/plan.js';
+import { selectTags } from '../../ai/builtin/select-tags.js';
 import { type AnswerInput, type AnswerOutput, answerOutputSchema } from '../../ai/contracts/answer.js';
 import { type EvaluateInput, type EvaluateOutput, evaluateOutputSchema } from '../../ai/contracts/evaluate.js';
 import { type PlanInput, type PlanOutput, planOutputSchema } from '../../ai/contracts/plan.js';
