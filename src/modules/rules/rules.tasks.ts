@@ -1,4 +1,6 @@
-import { draftRuleFlow, matchRules, refineRuleFlow, RULE_MATCH_THRESHOLD } from '../../ai/builtin/rule-flow.js';
+import { draftRuleFlow } from '../../ai/builtin/draft-rule.js';
+import { matchRules, RULE_MATCH_THRESHOLD } from '../../ai/builtin/match-rule.js';
+import { refineRuleFlow } from '../../ai/builtin/refine-rule.js';
 import {
   type DraftRuleInput,
   type DraftRuleOutput,
