@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requiredStatements } from '../../src/ai/builtin/answer.js';
 import { planMessage, searchTopics } from '../../src/ai/builtin/plan.js';
-import { diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
+import { diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/diagnose.js';
 import type { DiagnoseInput } from '../../src/ai/contracts/diagnose.js';
 import { factValues, isRevision, valueKind } from '../../src/ai/builtin/facts.js';
 import { matchRules } from '../../src/ai/builtin/match-rule.js';

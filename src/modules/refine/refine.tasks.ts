@@ -1,4 +1,4 @@
-import { diagnoseAnswer } from '../../ai/builtin/refine.js';
+import { diagnoseAnswer } from '../../ai/builtin/diagnose.js';
 import { CHANGE_TYPES, type DiagnoseInput, type DiagnoseOutput, diagnoseOutputSchema, FAILURE_STAGES } from '../../ai/contracts/diagnose.js';
 import type { LlmTask } from '../../ai/index.js';
 
