@@ -18,8 +18,8 @@ import { CHILD_KEYS, type FlowNode } from '../../rules/flow.js';
  * The AI tasks of intent rules: draft a flow from instructions, refine a draft, match a message to
  * rules. A model fills a FLAT list of nodes (children named by id; the schemas are the contracts in
  * src/ai/contracts/draft-rule.ts, refine-rule.ts and match-rule.ts). `flowOfDraft` turns the
- * list into the tree that `flowConfigSchema` then validates; the built-in engine (ai/builtin/rule-
- * flow.ts) builds the tree and answers the same flat shape. This file imports no module: a CPU-pool
+ * list into the tree that `flowConfigSchema` then validates; the built-in engine (ai/builtin/draft-rule.ts,
+ * refine-rule.ts) builds the tree and answers the same flat shape. This file imports no module: a CPU-pool
  * thread loads it.
  */
 
