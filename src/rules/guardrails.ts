@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { terms } from '../ai/builtin/text.js';
+import { terms } from '../text/terms.js';
 
 /**
  * Guardrails (wave2-decisions §4a, docs/guardrails.md): checks on the customer's message (`input`)

@@ -1,9 +1,15 @@
-// The built-in engine's side of the answer pipeline (src/ai/builtin/answer.ts, sentiment.ts):
+// The built-in engine's side of the answer pipeline (src/ai/builtin/plan.ts, confidence.ts, answer.ts,
+// select-tags.ts, evaluate.ts, sentiment.ts):
 // planning, the confidence model, extractive answers, tags and evaluation, on fixed inputs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerConfidence, composeAnswer, rankCandidates, evaluateConversation, extractAnswer, planMessage, selectTags } from '../../src/ai/builtin/answer.js';
+import { composeAnswer, extractAnswer } from '../../src/ai/builtin/answer.js';
+import { answerConfidence, rankCandidates } from '../../src/ai/builtin/confidence.js';
+import { evaluateConversation } from '../../src/ai/builtin/evaluate.js';
+import { planMessage } from '../../src/ai/builtin/plan.js';
+import { selectTags } from '../../src/ai/builtin/select-tags.js';
 import { scoreSentiment } from '../../src/ai/builtin/sentiment.js';
+import { answerTask } from '../../src/modules/conversations/conversations.tasks.js';
 
 const article = (id: string, title: string, body: string, score: number) => ({ id, title, body, questions: [], keywords: [], escalation: false, score });
 const input = (question: string, articles: ReturnType<typeof article>[]) => ({
@@ -35,7 +41,8 @@ describe('built-in answers', () => {
     const no = composeAnswer(input('Can pets catch the flu?', [article('b', 'Exporting invoices', 'Open Billing.', 1.2)]));
     assert.deepEqual([no.handover, no.reason, no.usedArticleIds], [true, 'missing_knowledge', []]);
     assert.deepEqual(composeAnswer(input('anything', [])).reason, 'missing_knowledge');
-    const email = composeAnswer({ ...input('How can I reset my password?', kb), channel: 'email', customerName: 'Ada Lovelace' });
+    // The email frame is the conversations module's wording (handover.ts), applied by the task.
+    const email = answerTask.builtin({ ...input('How can I reset my password?', kb), channel: 'email', customerName: 'Ada Lovelace' });
     assert.equal(email.answer, 'Hello Ada,\n\nClick Forgot password on the sign-in page.\n\nBest regards');
   });
 

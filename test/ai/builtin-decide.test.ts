@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { draftArticle, type ArticleDraft } from '../../src/ai/builtin/article.js';
-import { decide, type ExistingArticle, type FolderOption, type KnowledgeOperation } from '../../src/ai/builtin/decide.js';
+import { decide } from '../../src/ai/builtin/decide.js';
+import type { ExistingArticle, FolderOption, KnowledgeOperation } from '../../src/ai/contracts/generate-knowledge.js';
 
 describe('decide', () => {
   const ALL: KnowledgeOperation[] = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'];

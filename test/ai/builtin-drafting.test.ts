@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_KNOWLEDGE_CHARS, cleanTitle, draftArticle } from '../../src/ai/builtin/article.js';
 import { questionFromStatement, questionFromTitle } from '../../src/ai/builtin/questions.js';
-import { similarity, splitSentences, stem, tokenize } from '../../src/ai/builtin/text.js';
+import { splitSentences } from '../../src/text/sentences.js';
+import { similarity } from '../../src/text/similarity.js';
+import { stem, tokenize } from '../../src/text/terms.js';
 
 describe('text', () => {
   it('stems like Porter2 (Snowball English)', () => {

@@ -2,10 +2,12 @@
 // answer and rule matcher follow, as pure functions with exact results.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planMessage, requiredStatements, searchTopics } from '../../src/ai/builtin/answer.js';
-import { type DiagnoseInput, diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/refine.js';
+import { requiredStatements } from '../../src/ai/builtin/answer.js';
+import { planMessage, searchTopics } from '../../src/ai/builtin/plan.js';
+import { diagnoseAnswer, factsOf, findStep } from '../../src/ai/builtin/diagnose.js';
+import type { DiagnoseInput } from '../../src/ai/contracts/diagnose.js';
 import { factValues, isRevision, valueKind } from '../../src/ai/builtin/facts.js';
-import { matchRules } from '../../src/ai/builtin/rule-flow.js';
+import { matchRules } from '../../src/ai/builtin/match-rule.js';
 
 const REFUNDS = { id: 'a-refunds', title: 'Refund policy', body: 'Annual plans can be refunded within 30 days of purchase. Monthly plans are not refunded. Refunds reach your card within 10 business days.', questions: [], used: true };
 const base = (over: Partial<DiagnoseInput>): DiagnoseInput => ({

@@ -1,8 +1,10 @@
-// The built-in engine's rule drafting, refinement and matching (src/ai/builtin/rule-flow.ts): each
+// The built-in engine's rule drafting, refinement and matching (src/ai/builtin/draft-rule.ts, refine-rule.ts, match-rule.ts): each
 // instruction shape with the flow it must give, all valid in the flow language.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { draftRuleFlow, matchRules, refineRuleFlow, RULE_MATCH_THRESHOLD } from '../../src/ai/builtin/rule-flow.js';
+import { draftRuleFlow } from '../../src/ai/builtin/draft-rule.js';
+import { matchRules, RULE_MATCH_THRESHOLD } from '../../src/ai/builtin/match-rule.js';
+import { refineRuleFlow } from '../../src/ai/builtin/refine-rule.js';
 import { draftRuleTask, flowOfDraft } from '../../src/modules/rules/rules.tasks.js';
 import { flowConfigSchema, type FlowNode } from '../../src/rules/flow.js';
 

@@ -1,7 +1,7 @@
 // The built-in engine's knowledge-tree templates from outlines, lists and loose prompts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { treeTemplate, type TemplateFolder } from '../../src/ai/builtin/tree.js';
+import { treeTemplate, type TemplateFolder } from '../../src/ai/builtin/initialize-tree.js';
 
 /** Folder paths with their article titles: the shape of a template. */
 const outline = (folders: TemplateFolder[]): [string, string[]][] => folders.map((f) => [f.path.join(' > '), f.articles.map((a) => a.title)]);

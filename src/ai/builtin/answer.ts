@@ -1,288 +1,28 @@
-import type { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
-import { scoreSentiment, type Sentiment } from './sentiment.js';
-import { rarity, similarity, splitSentences, squash, stripMarkdown, terms, truncateAtWord } from './text.js';
+import type { AnswerArticle, AnswerInput, AnswerOutput, EscalationReason } from '../contracts/answer.js';
+import { splitSentences, squash, stripMarkdown, truncateAtWord } from '../../text/sentences.js';
+import { similarity } from '../../text/similarity.js';
+import { rarity, terms } from '../../text/terms.js';
+import { answerConfidence, rankCandidates } from './confidence.js';
+import { round } from './round.js';
 
 /**
- * The built-in engine's side of the answer pipeline (docs/conversations.md): planning (small talk,
- * a request for a person, sentiment), a grounded extractive answer that hands over when the
- * knowledge does not answer, tag selection and the evaluation of a conversation. Deterministic,
- * offline, derived from its inputs alone.
+ * The built-in engine's `generate_answer` method (docs/conversations.md): a grounded extractive
+ * answer from the best article, or a hand-over when the knowledge does not answer (confidence.ts
+ * measures that). Deterministic, offline, derived from its inputs alone.
  */
-
-export type EscalationReason = (typeof FLOW_ESCALATION_REASONS)[number];
-
-// ---------------------------------------------------------------------------------------------
-// Planning
-
-export type Intent = 'question' | 'small_talk' | 'human_request';
-
-const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'howdy', 'morning', 'afternoon', 'evening', 'greetings', 'yo']);
-const THANKS = new Set(['thanks', 'thank', 'thx', 'ty', 'cheers', 'appreciated', 'appreciate']);
-const FAREWELLS = new Set(['bye', 'goodbye', 'later', 'farewell']);
-/** Words a greeting, thanks or goodbye may hold besides its own. */
-const FILLER = new Set([
-  'good', 'you', 'so', 'much', 'very', 'a', 'lot', 'there', 'all', 'ok', 'okay', 'great', 'again', 'see', 'ya', 'have', 'nice', 'day',
-  'and', 'the', 'for', 'your', 'help', 'that', 'was', 'helpful', 'perfect', 'awesome', 'cool', 'many', 'team', 'folks', 'guys', 'oh', 'ah',
-  'well', 'yes', 'no', 'sure', 'fine', 'got', 'it', 'i', 'everyone', 'everybody', 'hope', 'doing', 'are', 'how', 'me', 'for',
-]);
-const HUMAN_REQUEST =
-  /\b(?:speak|talk|chat|connect|transfer|escalate|put)\b[^.?!]{0,40}\b(?:human|person|people|agent|representative|rep|someone|somebody|manager|supervisor|operator|staff)\b|\b(?:real|live|actual)\s+(?:human|person|agent)\b|\bhuman\s+(?:agent|being|please)\b|^\s*(?:human|agent|operator|representative)\s*[.!?]*\s*$/i;
-
-export interface PlanInput {
-  message: string;
-  history: { role: string; message: string }[];
-  planningPrompt: string;
-  rules: { id: string; name: string; description: string }[];
-}
-
-export interface PlanOutput {
-  reasoning: string;
-  performKnowledgeSearch: boolean;
-  intent: Intent;
-  smallTalkReply: string | null;
-  sentiment: Sentiment;
-}
 
 /**
- * Planning instructions the built-in engine follows (a model reads the whole prompt): a line
- * "Always search the knowledge base when the customer mentions: a, b, c" makes a message holding
- * any of those words a question, even one that looks like small talk.
+ * The engine's answer: the article's sentences that answer the question, or a hand-over with its
+ * reason. The words the customer reads around it (a hand-over's message, an email's salutation and
+ * closing) belong to the conversations module (modules/conversations/handover.ts), which the
+ * `generate_answer` task applies to this answer: a hand-over's `answer` is empty here.
  */
-const SEARCH_INSTRUCTION = /always search the knowledge base\b[^:\n]*:\s*([^\n]+)/gi;
-
-export function searchTopics(planningPrompt: string): string[][] {
-  const topics: string[][] = [];
-  for (const match of planningPrompt.matchAll(SEARCH_INSTRUCTION)) {
-    for (const part of match[1]!.split(/,|;|\bor\b/i)) {
-      const stems = terms(part);
-      if (stems.length) topics.push(stems);
-    }
-  }
-  return topics;
-}
-
-export function planMessage(input: PlanInput): PlanOutput {
-  const { sentiment, score } = scoreSentiment(input.message);
-  const mood = `sentiment ${sentiment} (${score})`;
-  const said = new Set(terms(input.message));
-  const topic = searchTopics(input.planningPrompt).find((stems) => stems.every((t) => said.has(t)));
-  if (topic && !HUMAN_REQUEST.test(input.message)) {
-    return {
-      reasoning: `The planning instructions say to search the knowledge base for "${topic.join(' ')}": search. ${mood}.`,
-      performKnowledgeSearch: true,
-      intent: 'question',
-      smallTalkReply: null,
-      sentiment,
-    };
-  }
-  if (HUMAN_REQUEST.test(input.message)) {
-    return {
-      reasoning: `The customer asks for a person; hand over without searching. ${mood}.`,
-      performKnowledgeSearch: false,
-      intent: 'human_request',
-      smallTalkReply: null,
-      sentiment,
-    };
-  }
-  const small = smallTalk(input.message);
-  if (small) {
-    return {
-      reasoning: `The message is ${small.kind} and asks nothing: no knowledge search. ${mood}.`,
-      performKnowledgeSearch: false,
-      intent: 'small_talk',
-      smallTalkReply: small.reply,
-      sentiment,
-    };
-  }
-  return {
-    reasoning: `The message asks for information or help: search the knowledge base. ${mood}.`,
-    performKnowledgeSearch: true,
-    intent: 'question',
-    smallTalkReply: null,
-    sentiment,
-  };
-}
-
-function smallTalk(message: string): { kind: string; reply: string } | null {
-  if (message.length > 160) return null;
-  const tokens = message.toLowerCase().match(/[\p{L}']+/gu) ?? [];
-  if (tokens.length === 0 || tokens.length > 12) return null;
-  let kind: 'a greeting' | 'thanks' | 'a goodbye' | null = null;
-  for (const token of tokens) {
-    if (THANKS.has(token)) kind = 'thanks';
-    else if (FAREWELLS.has(token)) kind ??= 'a goodbye';
-    else if (GREETINGS.has(token)) kind ??= 'a greeting';
-    else if (!FILLER.has(token)) return null;
-  }
-  if (!kind) return null;
-  const reply =
-    kind === 'thanks'
-      ? "You're welcome! Is there anything else I can help you with?"
-      : kind === 'a goodbye'
-        ? 'Goodbye, and thank you for reaching out!'
-        : 'Hello! How can I help you today?';
-  return { kind, reply };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Answer
-
-export interface AnswerArticle {
-  id: string;
-  title: string;
-  body: string;
-  questions: string[];
-  keywords: string[];
-  /** The article asks for a hand-over when it applies. */
-  escalation: boolean;
-  /** The retrieval score (knowledge search). */
-  score: number;
-}
-
-export interface AnswerInput {
-  question: string;
-  channel: 'chat' | 'email';
-  history: { role: string; message: string }[];
-  prompts: { planning: string; guideline: string; channel: string };
-  businessRules: { name: string; description: string }[];
-  /** The knowledge search's best articles, best first. */
-  articles: AnswerArticle[];
-  /** Below this confidence (0 to 1) the built-in engine hands over (PARLEY_ANSWER_MIN_CONFIDENCE). */
-  minConfidence: number;
-  customerName: string | null;
-}
-
-export interface AnswerOutput {
-  answer: string;
-  usedArticleIds: string[];
-  handover: boolean;
-  reason: EscalationReason | null;
-  /** How sure the answer is, 0 to 1 (the built-in engine's model; a model's own estimate). */
-  confidence: number;
-  /** The article that came closest to answering, also when the agent hands over. */
-  bestArticleId: string | null;
-  reasoning: string;
-}
-
-/**
- * Whether the best article answers the question: a logistic model over what retrieval and the
- * articles say, fitted once on the development split of shared/bench-data/answers (docs/
- * conversations.md has the fit and its cross-validated curve). The search's candidates are first
- * re-ranked by their score relative to the best plus RERANK_TITLE_WEIGHT times the character-
- * trigram similarity of the question to the article's title or one of its questions (which
- * catches what word stems miss: "unfriended" and "friend", "subtitles" and "sub title"). Features
- * of the new first article: the log of its retrieval score, the relative margin of its re-ranked
- * value over the second's, the share of the question's terms (weighted by rarity) it holds
- * anywhere and in its title or questions, the log of its score's lead over the second's, its title
- * similarity and that similarity's lead over the second's.
- */
-export const CONFIDENCE_MODEL = {
-  bias: -6.604,
-  logScore: 1.109,
-  margin: -1.128,
-  coverage: 1.654,
-  titleCoverage: 0.691,
-  logLead: 1.204,
-  titleSimilarity: 1.941,
-  titleSimilarityLead: 2.553,
-} as const;
-export const RERANK_TITLE_WEIGHT = 2;
-
-export interface ConfidenceFeatures {
-  topScore: number;
-  secondScore: number;
-  margin: number;
-  coverage: number;
-  titleCoverage: number;
-  titleSimilarity: number;
-  secondTitleSimilarity: number;
-}
-
-interface Candidate {
-  article: AnswerArticle;
-  titleSimilarity: number;
-  value: number;
-}
-
-/** The candidates re-ranked (best first) with what the confidence model reads of the first two. */
-export function rankCandidates(question: string, articles: readonly AnswerArticle[]): { ranked: AnswerArticle[]; features: ConfidenceFeatures } {
-  const best = Math.max(0, ...articles.map((a) => a.score));
-  const asked = trigrams(question);
-  const candidates: Candidate[] = articles.map((article) => {
-    const titleSimilarity = Math.max(0, ...[article.title, ...article.questions].map((t) => trigramCosine(asked, trigrams(t))));
-    return { article, titleSimilarity, value: (best > 0 ? article.score / best : 0) + RERANK_TITLE_WEIGHT * titleSimilarity };
-  });
-  candidates.sort((a, b) => b.value - a.value || b.article.score - a.article.score || (a.article.id < b.article.id ? -1 : 1));
-  const [first, second] = candidates;
-  const terms_ = [...new Set(terms(question))];
-  const total = terms_.reduce((sum, t) => sum + rarity(t), 0);
-  const share = (held: ReadonlySet<string>) => (total > 0 ? terms_.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
-  const top = first?.article;
-  const whole = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`)) : new Set<string>();
-  const heading = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}`)) : new Set<string>();
-  return {
-    ranked: candidates.map((c) => c.article),
-    features: {
-      topScore: Math.max(0, top?.score ?? 0),
-      secondScore: Math.max(0, second?.article.score ?? 0),
-      margin: first && first.value > 0 ? (first.value - (second?.value ?? 0)) / first.value : 0,
-      coverage: share(whole),
-      titleCoverage: share(heading),
-      titleSimilarity: first?.titleSimilarity ?? 0,
-      secondTitleSimilarity: second?.titleSimilarity ?? 0,
-    },
-  };
-}
-
-export function answerConfidence(f: ConfidenceFeatures): number {
-  if (f.topScore <= 0) return 0;
-  const m = CONFIDENCE_MODEL;
-  const z =
-    m.bias +
-    m.logScore * Math.log1p(f.topScore) +
-    m.margin * f.margin +
-    m.coverage * f.coverage +
-    m.titleCoverage * f.titleCoverage +
-    m.logLead * Math.log1p(Math.max(0, f.topScore - f.secondScore)) +
-    m.titleSimilarity * f.titleSimilarity +
-    m.titleSimilarityLead * (f.titleSimilarity - f.secondTitleSimilarity);
-  return Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
-}
-
-/** Character trigrams of a text's terms (each term padded with `#`), counted. */
-function trigrams(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const term of terms(text)) {
-    const padded = `#${term}#`;
-    for (let i = 0; i + 3 <= padded.length; i++) {
-      const gram = padded.slice(i, i + 3);
-      out.set(gram, (out.get(gram) ?? 0) + 1);
-    }
-  }
-  return out;
-}
-
-function trigramCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (const [gram, count] of a) {
-    na += count * count;
-    const other = b.get(gram);
-    if (other) dot += count * other;
-  }
-  for (const count of b.values()) nb += count * count;
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
-
 export function composeAnswer(input: AnswerInput): AnswerOutput {
   const { ranked, features } = rankCandidates(input.question, input.articles);
   const top = ranked[0];
   if (!top) {
     return {
-      answer: handoverMessage(input, 'missing_knowledge'),
+      answer: '',
       usedArticleIds: [],
       handover: true,
       reason: 'missing_knowledge',
@@ -299,7 +39,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   if (confidence < input.minConfidence) {
     const reason: EscalationReason = features.coverage < 0.5 ? 'missing_knowledge' : 'low_confidence';
     return {
-      answer: handoverMessage(input, reason),
+      answer: '',
       usedArticleIds: [],
       handover: true,
       reason,
@@ -310,7 +50,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   }
   if (top.escalation) {
     return {
-      answer: handoverMessage(input, 'other'),
+      answer: '',
       usedArticleIds: [top.id],
       handover: true,
       reason: 'other',
@@ -323,7 +63,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
   const required = requiredStatements(input.prompts.guideline, input.question).filter((r) => !extracted.toLowerCase().includes(r.toLowerCase().replace(/[.!]+$/, '')));
   const text = required.length ? `${extracted}\n\n${required.join(' ')}` : extracted;
   return {
-    answer: frame(input, text),
+    answer: text,
     usedArticleIds: [top.id],
     handover: false,
     reason: null,
@@ -348,28 +88,6 @@ export function requiredStatements(guideline: string, question: string): string[
     if (topic.length && topic.every((t) => asked.has(t)) && !out.includes(match[2]!)) out.push(match[2]!.trim());
   }
   return out;
-}
-
-/** The message that tells the customer a person will follow up. */
-export function handoverMessage(input: Pick<AnswerInput, 'channel' | 'customerName'>, reason: EscalationReason): string {
-  const text =
-    reason === 'customer_request'
-      ? "Of course. I'm passing your conversation to a colleague, who will follow up with you here shortly."
-      : reason === 'tool_failure'
-        ? "I couldn't complete that just now. I've passed your conversation to a colleague, who will follow up with you shortly."
-        : reason === 'negative_sentiment'
-          ? "I'm sorry about the trouble. I've passed your conversation to a colleague, who will follow up with you shortly."
-          : reason === 'guardrail_block'
-            ? "I can't help with that here. I've passed your conversation to a colleague, who will follow up with you shortly."
-            : "I don't have a reliable answer to that. I've passed your question to a colleague, who will follow up with you shortly.";
-  return frame(input, text);
-}
-
-/** Email answers get a salutation and a closing; chat answers are the text itself. */
-function frame(input: Pick<AnswerInput, 'channel' | 'customerName'>, text: string): string {
-  if (input.channel !== 'email') return text;
-  const name = input.customerName?.trim().split(/\s+/)[0];
-  return `Hello${name ? ` ${name}` : ''},\n\n${text}\n\nBest regards`;
 }
 
 const LIST_LINE = /^\s*(?:\d{1,3}[.)]|[-*•+])\s+/;
@@ -447,129 +165,3 @@ function articleUnits(body: string): Unit[] {
   return units;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Tags
-
-export interface TagGroupChoice {
-  title: string;
-  prompt: string;
-  description: string;
-  multiselect: boolean;
-  mandatory: boolean;
-  tags: { name: string; description: string }[];
-}
-
-export interface SelectTagsInput {
-  message: string;
-  answer: string | null;
-  inputGroups: TagGroupChoice[];
-  outputGroups: TagGroupChoice[];
-}
-
-export interface TagSelection {
-  reasoning: string;
-  chosenTags: { group: string; tags: string[] }[];
-}
-
-export interface SelectTagsOutput {
-  input: TagSelection;
-  output: TagSelection;
-}
-
-/** A tag applies when the text holds half of its name's and description's terms (each counted as a share). */
-export function selectTags(input: SelectTagsInput): SelectTagsOutput {
-  return {
-    input: chooseTags(input.message, input.inputGroups, 'the customer message'),
-    output: chooseTags(`${input.message}\n${input.answer ?? ''}`, input.outputGroups, 'the message and the answer'),
-  };
-}
-
-const TAG_THRESHOLD = 0.5;
-
-function chooseTags(text: string, groups: readonly TagGroupChoice[], what: string): TagSelection {
-  const held = new Set(terms(text));
-  const chosenTags: TagSelection['chosenTags'] = [];
-  const notes: string[] = [];
-  for (const group of groups) {
-    const scored = group.tags
-      .map((tag) => {
-        const nameTerms = [...new Set(terms(tag.name))];
-        const descTerms = [...new Set(terms(tag.description))];
-        const name = nameTerms.length ? nameTerms.filter((t) => held.has(t)).length / nameTerms.length : 0;
-        const desc = descTerms.length ? descTerms.filter((t) => held.has(t)).length / descTerms.length : 0;
-        return { tag: tag.name, score: round(name + desc) };
-      })
-      .sort((a, b) => b.score - a.score || a.tag.localeCompare(b.tag));
-    let picked = scored.filter((s) => s.score >= TAG_THRESHOLD);
-    if (!group.multiselect) picked = picked.slice(0, 1);
-    if (picked.length === 0 && group.mandatory && scored[0]) picked = [scored[0]];
-    if (picked.length) {
-      chosenTags.push({ group: group.title, tags: picked.map((p) => p.tag) });
-      notes.push(`${group.title}: ${picked.map((p) => `${p.tag} (${p.score})`).join(', ')}`);
-    }
-  }
-  return {
-    reasoning: notes.length ? `Tags whose words ${what} holds: ${notes.join('; ')}.` : `No tag's words appear in ${what}.`,
-    chosenTags,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Evaluation
-
-export interface EvaluateInput {
-  replies: {
-    eventId: string;
-    question: string;
-    answer: string;
-    handover: boolean;
-    articles: { id: string; title: string; body: string }[];
-  }[];
-}
-
-export interface EvaluateOutput {
-  replies: { eventId: string; grounded: boolean; answered: boolean; score: number; notes: string[] }[];
-  verdict: 'good' | 'needs_review' | 'poor';
-  score: number;
-  notes: string[];
-}
-
-/**
- * Groundedness: the share of the reply's sentences whose terms the used articles hold (at least
- * 60% of each sentence's terms); answered: not a hand-over, grounded, and sharing the question's
- * terms. A grounded reply's score is the mean of the two (an ungrounded one's half its supported
- * share); the verdict follows the mean over replies.
- */
-export function evaluateConversation(input: EvaluateInput): EvaluateOutput {
-  const replies = input.replies.map((reply) => {
-    const notes: string[] = [];
-    if (reply.handover) {
-      notes.push('handed over to a person: not answered by the agent');
-      return { eventId: reply.eventId, grounded: true, answered: false, score: 0.5, notes };
-    }
-    const source = new Set(terms(reply.articles.map((a) => `${a.title}\n${a.body}`).join('\n')));
-    const sentences = splitSentences(reply.answer).filter((s) => terms(s).length > 0);
-    const supported = sentences.filter((s) => {
-      const t = terms(s);
-      return t.filter((x) => source.has(x)).length / t.length >= 0.6;
-    });
-    const groundedShare = sentences.length ? supported.length / sentences.length : 0;
-    const grounded = reply.articles.length > 0 && groundedShare >= 0.8;
-    if (reply.articles.length === 0) notes.push('no article was used: the reply is not grounded in knowledge');
-    else notes.push(`${supported.length} of ${sentences.length} sentences are supported by the used articles`);
-    const asked = new Set(terms(reply.question));
-    const answerTerms = new Set(terms(`${reply.answer}\n${reply.articles.map((a) => a.title).join('\n')}`));
-    const overlap = asked.size ? [...asked].filter((t) => answerTerms.has(t)).length / asked.size : 0;
-    const answered = grounded && overlap >= 0.3;
-    notes.push(`the reply and its articles hold ${Math.round(overlap * 100)}% of the question's terms`);
-    // An ungrounded reply earns nothing for sounding on topic.
-    const score = round(grounded ? (groundedShare + (answered ? 1 : overlap)) / 2 : groundedShare / 2);
-    return { eventId: reply.eventId, grounded, answered, score, notes };
-  });
-  const score = replies.length ? round(replies.reduce((s, r) => s + r.score, 0) / replies.length) : 0;
-  const verdict = replies.length === 0 ? 'needs_review' : score >= 0.75 ? 'good' : score >= 0.45 ? 'needs_review' : 'poor';
-  const notes = [
-    replies.length === 0 ? 'the agent has not replied in this conversation' : `${replies.filter((r) => r.answered).length} of ${replies.length} replies answered the question`,
-  ];
-  return { replies, verdict, score, notes };
-}

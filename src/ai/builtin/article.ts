@@ -1,17 +1,7 @@
-import {
-  COMMON_STEMS,
-  STOPWORDS,
-  countTerms,
-  normalizeText,
-  rarity,
-  splitSentences,
-  squash,
-  stem,
-  stripMarkdown as plain,
-  terms,
-  truncateAtWord,
-  words,
-} from './text.js';
+import type { GeneratedArticle } from '../contracts/generate-knowledge.js';
+import { normalizeText, splitSentences, squash, stripMarkdown as plain, truncateAtWord } from '../../text/sentences.js';
+import { countTerms } from '../../text/similarity.js';
+import { COMMON_STEMS, STOPWORDS, rarity, stem, terms, words } from '../../text/terms.js';
 import { extractKeywords } from './keywords.js';
 import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './questions.js';
 
@@ -30,13 +20,7 @@ import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './ques
  * - keywords are RAKE-style phrases (1–3 words between stopwords and punctuation), scored by summed
  *   word salience × √occurrences × where they first occur, boosted in the title and headings.
  */
-export interface ArticleDraft {
-  title: string;
-  mainKnowledge: string;
-  questions: string[];
-  keywords: string[];
-  agentInstruction: string;
-}
+export type ArticleDraft = GeneratedArticle;
 
 /** Longest knowledge kept as is; longer knowledge is summarised below it. */
 export const MAX_KNOWLEDGE_CHARS = 12_000;

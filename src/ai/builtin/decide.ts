@@ -1,5 +1,7 @@
+import type { ExistingArticle, FolderOption, KnowledgeOperation } from '../contracts/generate-knowledge.js';
 import type { ArticleDraft } from './article.js';
-import { cosineSimilarity, normalizeText, splitSentences, stripMarkdown, termVector } from './text.js';
+import { normalizeText, splitSentences, stripMarkdown } from '../../text/sentences.js';
+import { cosineSimilarity, termVector } from '../../text/similarity.js';
 
 /**
  * What the built-in engine does with a drafted article: add it, update an existing article, or
@@ -25,26 +27,6 @@ import { cosineSimilarity, normalizeText, splitSentences, stripMarkdown, termVec
  * operation with a null id (ADD_ARTICLE_TO_FOLDER with folderId null, UPDATE_ARTICLE with
  * articleId null), and the caller fails the job with the reason.
  */
-export type KnowledgeOperation = (typeof KNOWLEDGE_OPERATIONS)[number];
-/** The operations of a decision, in this order (the same as the sources module's linked operations). */
-export const KNOWLEDGE_OPERATIONS = ['ADD_ARTICLE_TO_FOLDER', 'UPDATE_ARTICLE', 'DO_NOTHING'] as const;
-
-export interface ExistingArticle {
-  id: string;
-  title: string;
-  mainKnowledge: string;
-  questions: string[];
-  keywords: string[];
-  parentFolderId: string;
-}
-
-export interface FolderOption {
-  id: string;
-  path: string[];
-  description: string;
-  articleTitles: string[];
-}
-
 export interface Decision {
   operation: KnowledgeOperation;
   articleId: string | null;

@@ -1,4 +1,4 @@
-import { stem, terms } from './text.js';
+import { stem, terms } from '../../text/terms.js';
 
 /**
  * The values a statement states, and whether another statement says the same thing with other

@@ -1,5 +1,5 @@
 import type { Block } from './article.js';
-import { CJK, COMMON_STEMS, STOPWORDS, rarity, rawWords, stem } from './text.js';
+import { CJK, COMMON_STEMS, STOPWORDS, rarity, rawWords, stem } from '../../text/terms.js';
 
 /**
  * Keywords of the built-in engine's articles: RAKE-style phrases (1–3 words between stopwords and

@@ -1,4 +1,5 @@
-import { tokenize } from './text.js';
+import type { PlanOutput } from '../contracts/plan.js';
+import { tokenize } from '../../text/terms.js';
 
 /**
  * The built-in engine's sentiment of a customer message (English): a lexicon scorer. Each word of
@@ -7,7 +8,7 @@ import { tokenize } from './text.js';
  * the message's sign. The score is normalised to [-1, 1]; below -0.25 is negative, above 0.25
  * positive, else neutral.
  */
-export type Sentiment = 'positive' | 'neutral' | 'negative';
+export type Sentiment = PlanOutput['sentiment'];
 
 const POSITIVE = new Map<string, number>(
   Object.entries({

@@ -1,4 +1,4 @@
-import { type AnswerArticle, handoverMessage } from '../../ai/builtin/answer.js';
+import type { AnswerArticle } from '../../ai/contracts/answer.js';
 import { addUsage, LlmError, type LlmTask, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import type { WorkspaceContext } from '../../context.js';
 import type { PromptSet, UsedArticle, UsedSubfolder, WaitingFlow } from '../../db/schema/index.js';
@@ -25,6 +25,7 @@ import {
 import { actionRunner, attributesForAgent } from '../tools/index.js';
 import { type ConversationRow, earlierConversations, type EventRow } from './conversations.repository.js';
 import { answerTask, planTask, type PlanOutput, selectTagsTask, type SelectTagsOutput } from './conversations.tasks.js';
+import { handoverMessage } from './handover.js';
 
 /**
  * The answer pipeline (docs/conversations.md): one customer message in, the agent's reply (or

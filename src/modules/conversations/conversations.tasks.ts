@@ -1,28 +1,23 @@
-import { z } from 'zod';
-import {
-  type AnswerInput,
-  type AnswerOutput,
-  composeAnswer,
-  type EvaluateInput,
-  type EvaluateOutput,
-  evaluateConversation,
-  type PlanInput,
-  type PlanOutput,
-  planMessage,
-  type SelectTagsInput,
-  type SelectTagsOutput,
-  selectTags,
-} from '../../ai/builtin/answer.js';
+import { composeAnswer } from '../../ai/builtin/answer.js';
+import { evaluateConversation } from '../../ai/builtin/evaluate.js';
+import { planMessage } from '../../ai/builtin/plan.js';
+import { selectTags } from '../../ai/builtin/select-tags.js';
+import { type AnswerInput, type AnswerOutput, answerOutputSchema } from '../../ai/contracts/answer.js';
+import { type EvaluateInput, type EvaluateOutput, evaluateOutputSchema } from '../../ai/contracts/evaluate.js';
+import { type PlanInput, type PlanOutput, planOutputSchema } from '../../ai/contracts/plan.js';
+import { type SelectTagsInput, type SelectTagsOutput, selectTagsOutputSchema } from '../../ai/contracts/select-tags.js';
 import type { LlmTask } from '../../ai/index.js';
-import { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
+import { wordedAnswer } from './handover.js';
 
 /**
  * The AI tasks of the answer pipeline (docs/conversations.md): plan, answer, choose tags, and
- * evaluate a conversation. Each has a zod schema a model's structured output must satisfy (nullable
- * rather than optional fields, for strict structured output) and the built-in engine's method.
+ * evaluate a conversation. Each task's input and output (the zod schema a model's structured output
+ * must satisfy, nullable rather than optional fields) are its contract in src/ai/contracts/; this
+ * file holds the prompts and wires in the built-in engine's method.
  */
 
 export type { AnswerInput, AnswerOutput, EvaluateInput, EvaluateOutput, PlanInput, PlanOutput, SelectTagsInput, SelectTagsOutput };
+export { answerOutputSchema, evaluateOutputSchema, planOutputSchema, selectTagsOutputSchema };
 
 /** How much of a text a prompt carries. */
 const LIMITS = { article: 6_000, history: 12, historyMessage: 1_500 } as const;
@@ -33,14 +28,6 @@ const historyLines = (history: { role: string; message: string }[]) =>
     .slice(-LIMITS.history)
     .map((h) => `${h.role === 'user' ? 'Customer' : h.role === 'parleybot' ? 'Agent' : h.role}: ${clip(h.message, LIMITS.historyMessage)}`)
     .join('\n') || '(this is the first message)';
-
-export const planOutputSchema = z.object({
-  reasoning: z.string(),
-  performKnowledgeSearch: z.boolean(),
-  intent: z.enum(['question', 'small_talk', 'human_request']).describe('question: needs an answer; small_talk: greeting, thanks, goodbye; human_request: asks for a person'),
-  smallTalkReply: z.string().nullable().describe('the reply to small talk; null otherwise'),
-  sentiment: z.enum(['positive', 'neutral', 'negative']).describe("the customer message's sentiment"),
-});
 
 export const planTask: LlmTask<PlanInput, PlanOutput> = {
   name: 'plan_answer',
@@ -53,16 +40,6 @@ export const planTask: LlmTask<PlanInput, PlanOutput> = {
   prompt: (input) => `Planning instructions:\n${input.planningPrompt}\n\nConversation so far:\n${historyLines(input.history)}\n\nCustomer message:\n${input.message}`,
   builtin: (input) => planMessage(input),
 };
-
-export const answerOutputSchema = z.object({
-  answer: z.string().describe('the reply to the customer (for a hand-over: a short message that a person will follow up)'),
-  usedArticleIds: z.array(z.string()).describe('ids of the articles the answer is based on, most important first'),
-  handover: z.boolean().describe('true when the articles do not answer the question or a person must take over'),
-  reason: z.enum(FLOW_ESCALATION_REASONS).nullable().describe('why the agent hands over; null when it answers'),
-  confidence: z.number().min(0).max(1).describe('how sure the answer is correct and complete, 0 to 1'),
-  bestArticleId: z.string().nullable().describe('the article that came closest to answering, also when handing over; null when none is relevant'),
-  reasoning: z.string().describe('why this answer, or why a hand-over'),
-});
 
 export const answerTask: LlmTask<AnswerInput, AnswerOutput> = {
   name: 'generate_answer',
@@ -82,15 +59,8 @@ export const answerTask: LlmTask<AnswerInput, AnswerOutput> = {
         .join('\n') || '(no article matched)'
     }\n\n` +
     `Conversation so far:\n${historyLines(input.history)}\n\nCustomer${input.customerName ? ` (${input.customerName})` : ''}:\n${input.question}`,
-  builtin: (input) => composeAnswer(input),
+  builtin: (input) => wordedAnswer(input, composeAnswer(input)),
 };
-
-const tagSelectionSchema = z.object({
-  reasoning: z.string(),
-  chosenTags: z.array(z.object({ group: z.string().describe('the tag group title'), tags: z.array(z.string()).describe('tag names of that group') })),
-});
-
-export const selectTagsOutputSchema = z.object({ input: tagSelectionSchema, output: tagSelectionSchema });
 
 const groupLines = (groups: SelectTagsInput['inputGroups']) =>
   groups
@@ -111,13 +81,6 @@ export const selectTagsTask: LlmTask<SelectTagsInput, SelectTagsOutput> = {
     `Input tag groups (from the customer message):\n${groupLines(input.inputGroups)}\n\nOutput tag groups (from the outcome):\n${groupLines(input.outputGroups)}`,
   builtin: (input) => selectTags(input),
 };
-
-export const evaluateOutputSchema = z.object({
-  replies: z.array(z.object({ eventId: z.string(), grounded: z.boolean(), answered: z.boolean(), score: z.number().min(0).max(1), notes: z.array(z.string()) })),
-  verdict: z.enum(['good', 'needs_review', 'poor']),
-  score: z.number().min(0).max(1),
-  notes: z.array(z.string()),
-});
 
 export const evaluateTask: LlmTask<EvaluateInput, EvaluateOutput> = {
   name: 'evaluate_conversation',

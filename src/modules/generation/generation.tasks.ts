@@ -1,18 +1,26 @@
-import { z } from 'zod';
-import { type ArticleDraft, draftArticle } from '../../ai/builtin/article.js';
-import { decide, type ExistingArticle, type FolderOption, KNOWLEDGE_OPERATIONS, type KnowledgeOperation } from '../../ai/builtin/decide.js';
-import { isRevision } from '../../ai/builtin/facts.js';
-import { similarity, splitSentences } from '../../ai/builtin/text.js';
-import { treeTemplate } from '../../ai/builtin/tree.js';
+import { generateKnowledge } from '../../ai/builtin/generate-knowledge.js';
+import { treeTemplate } from '../../ai/builtin/initialize-tree.js';
+import {
+  type ExistingArticle,
+  type FolderOption,
+  type GeneratedArticle,
+  type GenerationInput,
+  type GenerationOutput,
+  generationOutputSchema,
+  type KnowledgeOperation,
+} from '../../ai/contracts/generate-knowledge.js';
+import { type InitializeTreeInput, treeOutputSchema, type TreeOutput } from '../../ai/contracts/initialize-tree.js';
 import type { LlmTask } from '../../ai/index.js';
 
 /**
  * The AI tasks of knowledge generation: one prompt and one schema each, answered by a model or by
- * the built-in engine (docs/ai.md). Schemas use nullable fields rather than optional ones, so that
- * strict structured output (every property required) accepts them.
+ * the built-in engine (docs/ai.md). Their input and output schemas are the contracts in
+ * src/ai/contracts/generate-knowledge.ts and initialize-tree.ts; this file holds the prompts and wires
+ * in the built-in engine's method.
  */
 
-export type { ExistingArticle, FolderOption, KnowledgeOperation };
+export type { ExistingArticle, FolderOption, GeneratedArticle, GenerationInput, GenerationOutput, KnowledgeOperation, TreeOutput };
+export { generationOutputSchema, treeOutputSchema };
 
 /** How much of each text a prompt carries: enough to decide, bounded for any model's context. */
 const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;
@@ -21,40 +29,6 @@ const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;
  * `truncated`, and a model may not update it (it would drop the end): the job refuses that.
  */
 export const PROMPT_ARTICLE_CHARS = 12_000;
-
-const articleContentSchema = z.object({
-  title: z.string(),
-  mainKnowledge: z.string(),
-  questions: z.array(z.string()),
-  keywords: z.array(z.string()),
-  agentInstruction: z.string(),
-});
-export type GeneratedArticle = z.infer<typeof articleContentSchema>;
-
-export const generationOutputSchema = z.object({
-  // The AI layer's own list (equal to the sources' LINKED_OPERATIONS): a CPU pool thread loads this
-  // file, and importing the sources module would load the whole application into every thread.
-  operation: z.enum(KNOWLEDGE_OPERATIONS),
-  articleId: z.string().nullable().describe('the article to update (UPDATE_ARTICLE) or that already covers the text (DO_NOTHING)'),
-  folderId: z.string().nullable().describe('the folder of the new article (ADD_ARTICLE_TO_FOLDER)'),
-  reason: z.string(),
-  article: articleContentSchema.nullable().describe('the complete new or updated article; null for DO_NOTHING'),
-});
-export type GenerationOutput = z.infer<typeof generationOutputSchema>;
-
-export interface GenerationInput {
-  /** The text to turn into knowledge (a source's paragraphs, or candidate text). */
-  text: string;
-  /** A title the text came with (a source's title), if any. */
-  titleHint: string | null;
-  instructions: string;
-  allowed: readonly KnowledgeOperation[];
-  /** Existing live articles most similar to the text, best first. */
-  candidates: ExistingArticle[];
-  folders: FolderOption[];
-  /** The article this text's source already produced, when the source is linked. */
-  linkedArticleId: string | null;
-}
 
 const excerpt = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)} …`);
 
@@ -112,125 +86,10 @@ export const generateKnowledgeTask: LlmTask<GenerationInput, GenerationOutput> =
     ];
     return lines.join('\n');
   },
-  builtin(input) {
-    const draft = draftArticle({ text: input.text, title: input.titleHint ?? undefined, instructions: input.instructions });
-    const decision = decide({
-      draft,
-      candidates: input.candidates,
-      folders: input.folders,
-      allowed: input.allowed,
-      linkedArticleId: input.linkedArticleId,
-    });
-    let article: GeneratedArticle | null = null;
-    let reason = decision.reason;
-    if (decision.operation === 'ADD_ARTICLE_TO_FOLDER') article = draft;
-    if (decision.operation === 'UPDATE_ARTICLE') {
-      const target = input.candidates.find((a) => a.id === decision.articleId);
-      if (target && target.id !== input.linkedArticleId) {
-        const merged = mergeInto(target, draft);
-        article = merged.article;
-        // The job's reason says which statements the text changed.
-        if (merged.revised.length) reason = `${reason} Replaced: ${merged.revised.map((r) => `"${r.old}" with "${r.new}"`).join('; ')}.`;
-      } else {
-        article = draft;
-      }
-    }
-    return { ...decision, reason, article };
-  },
+  builtin: (input) => generateKnowledge(input),
 };
 
-/** Most questions or keywords a merge keeps. */
-const MERGED_LIST_MAX = 20;
-/** A sentence this similar to one the article has is not new. */
-const KNOWN_SENTENCE = 0.8;
-
-/** A sentence with its figures masked: equal masks with different figures are a revision. */
-const wording = (text: string) => text.replace(/\d+(?:[.,]\d+)*/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
-const flat = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-/**
- * The built-in update of an article from text that is not its own source: the article keeps its
- * title and everything it says. The text's paragraphs are read in order:
- * - a table or list the article does not contain is added whole, under the heading it had;
- * - in prose, a sentence the article already says (similarity ≥ KNOWN_SENTENCE) is skipped; a
- *   sentence that states one of the article's facts with other values replaces it: worded exactly
- *   like it with other figures ("within 30 days" -> "within 14 days"), or about the same subject
- *   in other words with another duration, amount, date, count or plan (facts.ts `isRevision`:
- *   "Refunds are processed within 3 business days." -> "We process refunds within 5 business
- *   days."); any other sentence is added, under its heading.
- * New questions and keywords are added. (An article's own source replaces its content instead.)
- */
-function mergeInto(target: ExistingArticle, draft: ArticleDraft): { article: GeneratedArticle; revised: { old: string; new: string }[] } {
-  const revised: { old: string; new: string }[] = [];
-  let body = target.mainKnowledge.trimEnd();
-  const known = splitSentences(body);
-  const added: string[] = [];
-  let heading: string | null = null;
-  const add = (block: string) => {
-    if (heading) added.push(heading);
-    heading = null;
-    added.push(block);
-  };
-  for (const block of draft.mainKnowledge.split(/\n{2,}/).map((x) => x.trim()).filter(Boolean)) {
-    if (block.startsWith('#')) {
-      heading = block;
-      continue;
-    }
-    if (/^(?:\||[-*] |\d+[.)] )/.test(block)) {
-      if (!flat(body).includes(flat(block))) add(block);
-      continue;
-    }
-    const fresh: string[] = [];
-    for (const sentence of splitSentences(block)) {
-      let at = known.findIndex((k) => wording(k) === wording(sentence));
-      if (at < 0 && !known.some((k) => flat(k) === flat(sentence))) at = known.findIndex((k) => isRevision(k, sentence));
-      if (at >= 0) {
-        const old = known[at] as string;
-        if (old !== sentence && body.includes(old)) {
-          body = body.replace(old, () => sentence);
-          revised.push({ old, new: sentence });
-        }
-        known[at] = sentence;
-      } else if (!known.some((k) => similarity(sentence, k) >= KNOWN_SENTENCE)) {
-        fresh.push(sentence);
-      }
-    }
-    if (fresh.length) add(fresh.join(' '));
-  }
-  const union = (a: string[], b: string[]) => {
-    const seen = new Set(a.map((x) => x.toLowerCase()));
-    return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))].slice(0, MERGED_LIST_MAX);
-  };
-  return {
-    article: {
-      title: target.title,
-      mainKnowledge: added.length ? `${body}\n\n${added.join('\n\n')}` : body,
-      questions: union(target.questions, draft.questions),
-      keywords: union(target.keywords, draft.keywords),
-      agentInstruction: draft.agentInstruction,
-    },
-    revised,
-  };
-}
-
-const treeArticleSchema = z.object({
-  title: z.string(),
-  mainKnowledge: z.string(),
-  questions: z.array(z.string()),
-  keywords: z.array(z.string()),
-});
-export const treeOutputSchema = z.object({
-  folders: z.array(
-    z.object({
-      path: z.array(z.string()).describe('folder titles from the top level down'),
-      description: z.string(),
-      articles: z.array(treeArticleSchema),
-    }),
-  ),
-});
-export type TreeOutput = z.infer<typeof treeOutputSchema>;
-
-export const initializeTreeTask: LlmTask<{ initPrompt: string }, TreeOutput> = {
+export const initializeTreeTask: LlmTask<InitializeTreeInput, TreeOutput> = {
   name: 'initialize_tree',
   description: 'The folders and starter articles of a new help-centre knowledge base.',
   schema: treeOutputSchema,

@@ -1,4 +1,4 @@
-import type { ChangeOutput, DiagnoseInput, DiagnoseOutput } from '../../ai/builtin/refine.js';
+import type { ChangeOutput, DiagnoseInput, DiagnoseOutput } from '../../ai/contracts/diagnose.js';
 import { LlmError } from '../../ai/index.js';
 import { inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import type { AnswerSnapshot, PromptSectionValue, PromptSet, RootCause } from '../../db/schema/index.js';

@@ -1,46 +1,14 @@
-import { z } from 'zod';
-import { type DiagnoseInput, type DiagnoseOutput, diagnoseAnswer } from '../../ai/builtin/refine.js';
+import { diagnoseAnswer } from '../../ai/builtin/diagnose.js';
+import { CHANGE_TYPES, type DiagnoseInput, type DiagnoseOutput, diagnoseOutputSchema, FAILURE_STAGES } from '../../ai/contracts/diagnose.js';
 import type { LlmTask } from '../../ai/index.js';
 
 /**
  * Refine with AI's diagnosis (docs/refine.md): why an answer went wrong, in the specification's
- * root-cause vocabulary, and the one change that fixes it. Every field is present (null when it
- * does not apply), as structured outputs require.
+ * root-cause vocabulary, and the one change that fixes it. Its input and output schemas are the
+ * contract in src/ai/contracts/diagnose.ts; this file holds the prompt and wires in the built-in
+ * engine's method.
  */
-export const FAILURE_STAGES = ['planning', 'knowledge_search', 'knowledge_content', 'rule_execution', 'instruction_resolution', 'answer_generation'] as const;
-export const CHANGE_TYPES = ['update_prompt', 'update_rule', 'create_article', 'update_article'] as const;
-
-const text = (max: number) => z.string().max(max);
-
-const rootCauseSchema = z.object({
-  failureStage: z.enum(FAILURE_STAGES),
-  failureMode: text(100),
-  reasoning: text(2_000),
-  target: z.object({
-    kind: z.enum(['prompt', 'kb_article', 'rule']),
-    operation: z.enum(['create', 'update']).nullable(),
-    promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']).nullable(),
-    articleId: z.string().nullable(),
-    articleFields: z.array(z.string()).nullable(),
-    ruleId: z.string().nullable(),
-  }),
-});
-
-export const diagnoseOutputSchema: z.ZodType<DiagnoseOutput> = z.object({
-  summary: text(2_000),
-  confidence: z.enum(['high', 'medium', 'low']),
-  changes: z
-    .array(
-      z.object({
-        rootCause: rootCauseSchema,
-        changeType: z.enum(CHANGE_TYPES),
-        promptSection: z.object({ promptType: z.enum(['hcPlanningPrompt', 'hcGuidelinePrompt']), title: text(200), content: text(10_000) }).nullable(),
-        article: z.object({ articleId: z.string().nullable(), title: text(500), mainKnowledge: text(100_000), questions: z.array(text(1_000)).max(100) }).nullable(),
-        rule: z.object({ ruleId: z.string(), instructions: text(4_000), addToDescription: text(1_000).nullable() }).nullable(),
-      }),
-    )
-    .max(3),
-});
+export { CHANGE_TYPES, diagnoseOutputSchema, FAILURE_STAGES };
 
 export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
   name: 'diagnose_answer',

@@ -1,60 +1,30 @@
-import { z } from 'zod';
-import { type DraftingAction, type DraftingTag, draftRuleFlow, matchRules, refineRuleFlow, RULE_MATCH_THRESHOLD } from '../../ai/builtin/rule-flow.js';
+import { draftRuleFlow } from '../../ai/builtin/draft-rule.js';
+import { matchRules, RULE_MATCH_THRESHOLD } from '../../ai/builtin/match-rule.js';
+import { refineRuleFlow } from '../../ai/builtin/refine-rule.js';
+import {
+  type DraftRuleInput,
+  type DraftRuleOutput,
+  draftRuleOutputSchema,
+  type FlatNode,
+  type RuleDraftingContext,
+} from '../../ai/contracts/draft-rule.js';
+import { type MatchRulesInput, type MatchRulesOutput, matchRulesOutputSchema } from '../../ai/contracts/match-rule.js';
+import type { RefineRuleInput } from '../../ai/contracts/refine-rule.js';
 import type { LlmTask } from '../../ai/provider.js';
-import { CONDITION_DATA_TYPES, CONDITION_OPERATORS, CONDITION_SCOPES } from '../../rules/conditions.js';
-import { CHILD_KEYS, COLLECT_DATA_TYPES, FLOW_ESCALATION_REASONS, FLOW_NODE_TYPES, type FlowNode } from '../../rules/flow.js';
+import { CONDITION_OPERATORS } from '../../rules/conditions.js';
+import { CHILD_KEYS, type FlowNode } from '../../rules/flow.js';
 
 /**
  * The AI tasks of intent rules: draft a flow from instructions, refine a draft, match a message to
- * rules. A model fills a FLAT list of nodes (children named by id): strict structured output cannot
- * describe a recursive tree well, and a list is easy for a model to write. `flowOfDraft` turns the
- * list into the tree that `flowConfigSchema` then validates; the built-in engine (ai/builtin/rule-
- * flow.ts) builds the tree and answers the same flat shape. This file imports no module: a CPU-pool
+ * rules. A model fills a FLAT list of nodes (children named by id; the schemas are the contracts in
+ * src/ai/contracts/draft-rule.ts, refine-rule.ts and match-rule.ts). `flowOfDraft` turns the
+ * list into the tree that `flowConfigSchema` then validates; the built-in engine (ai/builtin/draft-rule.ts,
+ * refine-rule.ts) builds the tree and answers the same flat shape. This file imports no module: a CPU-pool
  * thread loads it.
  */
 
-export { RULE_MATCH_THRESHOLD };
-
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const conditionGroupOutput = z.object({
-  scope: z.enum(CONDITION_SCOPES),
-  predicate: z.array(
-    z.object({
-      left: z.object({ path: z.string(), dataType: z.enum(CONDITION_DATA_TYPES) }),
-      operator: z.enum(CONDITION_OPERATORS),
-      right: z.object({ value: z.union([scalar, z.array(scalar)]) }),
-    }),
-  ),
-});
-
-const flatNodeSchema = z.object({
-  id: z.string().describe('unique id, e.g. ask_order_number'),
-  type: z.enum(FLOW_NODE_TYPES),
-  message: z.string().nullable().describe('message: the reply; escalate/end: an optional last message; ${rule.<field>} interpolates a collected field'),
-  field: z.string().nullable().describe('collect: camelCase field name the answer is stored under (rule.<field>)'),
-  question: z.string().nullable().describe('collect: the question asked'),
-  dataType: z.enum(COLLECT_DATA_TYPES).nullable().describe('collect: how the answer is read'),
-  required: z.boolean().nullable(),
-  conditions: z.array(conditionGroupOutput).nullable().describe('condition: groups (OR) of predicates (AND) on paths like rule.<field>, message.content, userAttributes.<name>'),
-  toolId: z.string().nullable().describe('tool: the id of one of the listed actions'),
-  inputs: z.array(z.object({ name: z.string(), value: z.string() })).nullable().describe('tool: input name and value (literal or ${rule.<field>})'),
-  tagIds: z.array(z.string()).nullable().describe('tag: ids of the listed tags'),
-  reason: z.enum(FLOW_ESCALATION_REASONS).nullable().describe('escalate: why'),
-  next: z.string().nullable().describe('id of the node that follows (after any branch)'),
-  then: z.string().nullable(),
-  else: z.string().nullable(),
-  onSuccess: z.string().nullable(),
-  onFailure: z.string().nullable(),
-});
-export type FlatNode = z.infer<typeof flatNodeSchema>;
-
-export const draftRuleOutputSchema = z.object({
-  name: z.string().describe('short rule name'),
-  description: z.string().describe('one sentence: when the rule applies (what customer messages trigger it)'),
-  rootId: z.string().nullable().describe('id of the first node; null (and no nodes) when the instructions are guidance with no step to walk'),
-  nodes: z.array(flatNodeSchema).max(200),
-});
-export type DraftRuleOutput = z.infer<typeof draftRuleOutputSchema>;
+export { draftRuleOutputSchema, matchRulesOutputSchema, RULE_MATCH_THRESHOLD };
+export type { DraftRuleInput, DraftRuleOutput, FlatNode, MatchRulesInput, MatchRulesOutput, RefineRuleInput, RuleDraftingContext };
 
 /** The tree of a flat draft; an error message when a child id is unknown or a node is used twice. */
 export function flowOfDraft(output: DraftRuleOutput): { flow: unknown } | { error: string } {
@@ -148,20 +118,11 @@ export function flatten(root: FlowNode | null): { rootId: string | null; nodes: 
   return { rootId, nodes };
 }
 
-export interface RuleDraftingContext {
-  tags: DraftingTag[];
-  actions: DraftingAction[];
-}
-
 const LANGUAGE = `A rule flow is a tree of nodes. Node types: message {message}; collect {field, question, dataType, required} (asks the customer and waits; the answer is rule.<field>); condition {conditions, then, else} (conditions: groups OR-ed, predicates AND-ed; predicate {left: {path, dataType}, operator, right: {value}}; operators ${CONDITION_OPERATORS.join(' ')}; paths start with message., conversation., userAttributes., attributes., tags., rule., time.); tool {toolId, inputs} (calls one of the listed actions; never invent an id); tag {tagIds} (only listed tag ids); escalate {reason, message} (hands over to a person); end {message}. next names the node after a node (after its branch); escalate and end finish the flow. Texts may interpolate \${rule.<field>}.`;
 
 const contextLines = (input: RuleDraftingContext) =>
   `Tags (id: group / name):\n${input.tags.map((t) => `- ${t.id}: ${t.groupTitle} / ${t.tagName}`).join('\n') || '(none)'}\n\n` +
   `Actions (id: name - description):\n${input.actions.map((a) => `- ${a.id}: ${a.name} - ${a.description}`).join('\n') || '(none)'}`;
-
-export interface DraftRuleInput extends RuleDraftingContext {
-  behaviorInstructions: string;
-}
 
 export const draftRuleTask: LlmTask<DraftRuleInput, DraftRuleOutput> = {
   name: 'draft_rule',
@@ -174,11 +135,6 @@ export const draftRuleTask: LlmTask<DraftRuleInput, DraftRuleOutput> = {
     return { name: drafted.name, description: drafted.description, ...flatten(drafted.flowConfig) };
   },
 };
-
-export interface RefineRuleInput extends RuleDraftingContext {
-  rule: { name: string; description: string; flowConfig: Record<string, unknown> | null };
-  refinementInstructions: string;
-}
 
 export const refineRuleTask: LlmTask<RefineRuleInput, DraftRuleOutput> = {
   name: 'refine_rule',
@@ -193,16 +149,6 @@ export const refineRuleTask: LlmTask<RefineRuleInput, DraftRuleOutput> = {
     return { name: refined.name, description: refined.description, ...flatten(refined.flowConfig) };
   },
 };
-
-export interface MatchRulesInput {
-  message: string;
-  rules: { id: string; name: string; description: string }[];
-}
-
-export const matchRulesOutputSchema = z.object({
-  matches: z.array(z.object({ ruleId: z.string(), score: z.number().min(0).max(1), reason: z.string() })),
-});
-export type MatchRulesOutput = z.infer<typeof matchRulesOutputSchema>;
 
 export const matchRuleTask: LlmTask<MatchRulesInput, MatchRulesOutput> = {
   name: 'match_rules',

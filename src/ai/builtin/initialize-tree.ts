@@ -1,6 +1,8 @@
+import type { TreeArticle, TreeFolder } from '../contracts/initialize-tree.js';
 import { draftArticle } from './article.js';
 import { lowerPhrase } from './questions.js';
-import { STOPWORDS, capitalize, normalizeText, splitSentences, squash, stripMarkdown as plain, terms, truncateAtWord, words } from './text.js';
+import { capitalize, normalizeText, splitSentences, squash, stripMarkdown as plain, truncateAtWord } from '../../text/sentences.js';
+import { STOPWORDS, terms, words } from '../../text/terms.js';
 
 /**
  * The built-in engine's help-centre template: the structure of an initialization prompt becomes
@@ -20,18 +22,8 @@ import { STOPWORDS, capitalize, normalizeText, splitSentences, squash, stripMark
  *   articles, path segments of at most MAX_SEGMENT characters; equal paths and equal titles in one
  *   folder merge. Folders without articles are kept only above folders that have some.
  */
-export interface TemplateArticle {
-  title: string;
-  mainKnowledge: string;
-  questions: string[];
-  keywords: string[];
-}
-
-export interface TemplateFolder {
-  path: string[];
-  description: string;
-  articles: TemplateArticle[];
-}
+export type TemplateArticle = TreeArticle;
+export type TemplateFolder = TreeFolder;
 
 export const MAX_DEPTH = 5;
 export const MAX_ARTICLES = 200;

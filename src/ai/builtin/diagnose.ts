@@ -1,5 +1,7 @@
+import type { ChangeOutput, DiagnoseInput, DiagnoseOutput, RootCauseOutput } from '../contracts/diagnose.js';
 import { changesValue, factValues, valueAsWritten, withoutValues } from './facts.js';
-import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokenize } from './text.js';
+import { splitSentences, squash, stripMarkdown } from '../../text/sentences.js';
+import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
 
 /**
  * The built-in engine's diagnosis of a bad answer (Refine with AI, docs/refine.md): rules over the
@@ -22,65 +24,6 @@ import { rarity, splitSentences, squash, STOPWORDS, stripMarkdown, terms, tokeni
  * 3. Otherwise no actionable change.
  */
 
-export interface DiagnoseArticle {
-  id: string;
-  title: string;
-  body: string;
-  questions: string[];
-  /** The answer used this article. */
-  used: boolean;
-}
-
-export interface DiagnoseInput {
-  question: string;
-  answer: string;
-  handover: boolean;
-  escalationReason: string | null;
-  /** The planner's decision; null when no planning ran (a rule flow answered). */
-  performKnowledgeSearch: boolean | null;
-  feedback: string;
-  /** The knowledge that bears on the question and the feedback (live articles, with earlier iterations' drafts applied). */
-  articles: DiagnoseArticle[];
-  executedRule: { id: string; name: string } | null;
-  /** The agent's published intent rules. */
-  rules: { id: string; name: string; description: string }[];
-}
-
-export type FailureStage = 'planning' | 'knowledge_search' | 'knowledge_content' | 'rule_execution' | 'instruction_resolution' | 'answer_generation';
-
-export interface RootCauseOutput {
-  failureStage: FailureStage;
-  failureMode: string;
-  reasoning: string;
-  target: {
-    kind: 'prompt' | 'kb_article' | 'rule';
-    operation: 'create' | 'update' | null;
-    promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt' | null;
-    articleId: string | null;
-    articleFields: string[] | null;
-    ruleId: string | null;
-  };
-}
-
-export interface ChangeOutput {
-  rootCause: RootCauseOutput;
-  changeType: 'update_prompt' | 'update_rule' | 'create_article' | 'update_article';
-  /** A prompt section to add (or replace, by title). */
-  promptSection: { promptType: 'hcPlanningPrompt' | 'hcGuidelinePrompt'; title: string; content: string } | null;
-  /** The article's content after the change (a new article when articleId is null). */
-  article: { articleId: string | null; title: string; mainKnowledge: string; questions: string[] } | null;
-  /** The rule to change: the change to its flow in words (empty: the flow stays) and text for its trigger description. */
-  rule: { ruleId: string; instructions: string; addToDescription: string | null } | null;
-}
-
-export interface DiagnoseOutput {
-  summary: string;
-  confidence: 'high' | 'medium' | 'low';
-  /** The changes that fix the answer, the main cause first; none when nothing should change. */
-  changes: ChangeOutput[];
-}
-
-/** Openings of a feedback note that introduce what the answer should have said. */
 const SAID_PREFIX =
   /^(?:(?:it|the (?:agent|bot|answer|reply|response)|you)\s+(?:should|must|needs? to|ought to)\s+(?:have\s+)?(?:said|say|told|tell|mentioned|mention|answered|answer|explained|explain|stated|state|replied|reply)(?:\s+(?:the customer|them|him|her))?(?:\s+that)?[:,]?\s*|(?:actually|in fact|correction|wrong|incorrect|not quite|no|also|plus|note)[:,.!]?\s+|the (?:correct|right|real) answer is[:,]?\s*|(?:please\s+)?(?:mention|say|state|explain|tell (?:the customer|them|him|her))(?:\s+that)?[:,]?\s+|(?:it|this) is wrong[:,.]?\s*)/i;
 /** A step the agent should have taken. */

@@ -1,0 +1,119 @@
+import type { AnswerArticle } from '../contracts/answer.js';
+import { rarity, terms } from '../../text/terms.js';
+
+/**
+ * The built-in engine's confidence that an article answers a question, used by its
+ * `generate_answer` method (answer.ts): the search's candidates re-ranked by title similarity and
+ * a logistic model over what retrieval and the articles say.
+ */
+
+/**
+ * Whether the best article answers the question: a logistic model over what retrieval and the
+ * articles say, fitted once on the development split of shared/bench-data/answers (docs/
+ * conversations.md has the fit and its cross-validated curve). The search's candidates are first
+ * re-ranked by their score relative to the best plus RERANK_TITLE_WEIGHT times the character-
+ * trigram similarity of the question to the article's title or one of its questions (which
+ * catches what word stems miss: "unfriended" and "friend", "subtitles" and "sub title"). Features
+ * of the new first article: the log of its retrieval score, the relative margin of its re-ranked
+ * value over the second's, the share of the question's terms (weighted by rarity) it holds
+ * anywhere and in its title or questions, the log of its score's lead over the second's, its title
+ * similarity and that similarity's lead over the second's.
+ */
+export const CONFIDENCE_MODEL = {
+  bias: -6.604,
+  logScore: 1.109,
+  margin: -1.128,
+  coverage: 1.654,
+  titleCoverage: 0.691,
+  logLead: 1.204,
+  titleSimilarity: 1.941,
+  titleSimilarityLead: 2.553,
+} as const;
+export const RERANK_TITLE_WEIGHT = 2;
+
+export interface ConfidenceFeatures {
+  topScore: number;
+  secondScore: number;
+  margin: number;
+  coverage: number;
+  titleCoverage: number;
+  titleSimilarity: number;
+  secondTitleSimilarity: number;
+}
+
+interface Candidate {
+  article: AnswerArticle;
+  titleSimilarity: number;
+  value: number;
+}
+
+/** The candidates re-ranked (best first) with what the confidence model reads of the first two. */
+export function rankCandidates(question: string, articles: readonly AnswerArticle[]): { ranked: AnswerArticle[]; features: ConfidenceFeatures } {
+  const best = Math.max(0, ...articles.map((a) => a.score));
+  const asked = trigrams(question);
+  const candidates: Candidate[] = articles.map((article) => {
+    const titleSimilarity = Math.max(0, ...[article.title, ...article.questions].map((t) => trigramCosine(asked, trigrams(t))));
+    return { article, titleSimilarity, value: (best > 0 ? article.score / best : 0) + RERANK_TITLE_WEIGHT * titleSimilarity };
+  });
+  candidates.sort((a, b) => b.value - a.value || b.article.score - a.article.score || (a.article.id < b.article.id ? -1 : 1));
+  const [first, second] = candidates;
+  const terms_ = [...new Set(terms(question))];
+  const total = terms_.reduce((sum, t) => sum + rarity(t), 0);
+  const share = (held: ReadonlySet<string>) => (total > 0 ? terms_.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
+  const top = first?.article;
+  const whole = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`)) : new Set<string>();
+  const heading = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}`)) : new Set<string>();
+  return {
+    ranked: candidates.map((c) => c.article),
+    features: {
+      topScore: Math.max(0, top?.score ?? 0),
+      secondScore: Math.max(0, second?.article.score ?? 0),
+      margin: first && first.value > 0 ? (first.value - (second?.value ?? 0)) / first.value : 0,
+      coverage: share(whole),
+      titleCoverage: share(heading),
+      titleSimilarity: first?.titleSimilarity ?? 0,
+      secondTitleSimilarity: second?.titleSimilarity ?? 0,
+    },
+  };
+}
+
+export function answerConfidence(f: ConfidenceFeatures): number {
+  if (f.topScore <= 0) return 0;
+  const m = CONFIDENCE_MODEL;
+  const z =
+    m.bias +
+    m.logScore * Math.log1p(f.topScore) +
+    m.margin * f.margin +
+    m.coverage * f.coverage +
+    m.titleCoverage * f.titleCoverage +
+    m.logLead * Math.log1p(Math.max(0, f.topScore - f.secondScore)) +
+    m.titleSimilarity * f.titleSimilarity +
+    m.titleSimilarityLead * (f.titleSimilarity - f.secondTitleSimilarity);
+  return Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
+}
+
+/** Character trigrams of a text's terms (each term padded with `#`), counted. */
+function trigrams(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const term of terms(text)) {
+    const padded = `#${term}#`;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const gram = padded.slice(i, i + 3);
+      out.set(gram, (out.get(gram) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+function trigramCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [gram, count] of a) {
+    na += count * count;
+    const other = b.get(gram);
+    if (other) dot += count * other;
+  }
+  for (const count of b.values()) nb += count * count;
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}

@@ -1,0 +1,42 @@
+import { similarity } from '../../text/similarity.js';
+import { terms } from '../../text/terms.js';
+
+/** The built-in engine's `match_rules` method (docs/rules.md): a cosine of stemmed terms, with counter-examples. */
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+
+/**
+ * Counter-examples in a rule's description: `Not for messages like: "...".` (Refine with AI adds
+ * one when a rule answered a message it should not have). A message this similar to one of them
+ * does not trigger the rule, and their words do not count towards the match.
+ */
+const COUNTER_EXAMPLES = /not for messages like:\s*"([^"]*)"\.?/gi;
+export const COUNTER_EXAMPLE_SIMILARITY = 0.6;
+
+export function counterExamples(description: string): string[] {
+  return [...description.matchAll(COUNTER_EXAMPLES)].map((m) => m[1]!);
+}
+
+/** Score at or above which a message triggers a rule (the built-in engine's cosine of stemmed terms). */
+export const RULE_MATCH_THRESHOLD = 0.2;
+
+/** How well a message matches each rule's name and description, best first, with the shared terms. */
+export function matchRules(input: { message: string; rules: readonly { id: string; name: string; description: string }[] }): {
+  matches: { ruleId: string; score: number; reason: string }[];
+} {
+  const messageTerms = new Set(terms(input.message));
+  const matches = input.rules.map((rule) => {
+    const excluded = counterExamples(rule.description).find((example) => similarity(input.message, example) >= COUNTER_EXAMPLE_SIMILARITY);
+    if (excluded !== undefined) return { ruleId: rule.id, score: 0, reason: `the rule is not for messages like "${excluded}"` };
+    const text = `${rule.name}. ${rule.description.replace(COUNTER_EXAMPLES, ' ')}`;
+    const score = Math.round(similarity(input.message, text) * 1000) / 1000;
+    const shared = [...new Set(terms(text))].filter((t) => messageTerms.has(t));
+    const reason = shared.length
+      ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description`
+      : "the message shares no terms with the rule's name and description";
+    return { ruleId: rule.id, score, reason };
+  });
+  matches.sort((a, b) => b.score - a.score || a.ruleId.localeCompare(b.ruleId));
+  return { matches };
+}
