@@ -3,13 +3,13 @@
 // sets: far below 1 ms (1,000 µs) per message. Pure CPU, one process, no I/O.
 //
 //   npm run bench:rules            (PARLEY_BENCH_ITERATIONS to change the 20,000 measured runs)
-import type { ConditionGroup, Predicate } from '../src/rules/conditions.js';
-import type { EvaluationContext } from '../src/rules/context.js';
-import type { FlowNode } from '../src/rules/flow.js';
-import { flowConfigSchema, flowNodes } from '../src/rules/flow.js';
-import { type Guardrail, runGuardrails } from '../src/rules/guardrails.js';
-import { chooseReplyType, type ReplySlot, replyTypeFor } from '../src/rules/reply.js';
-import { dryRunTools, walkFlow } from '../src/rules/walker.js';
+import type { ConditionGroup, Predicate } from '../src/evaluators/conditions.js';
+import type { EvaluationContext } from '../src/evaluators/context.js';
+import type { FlowNode } from '../src/evaluators/flow.js';
+import { flowConfigSchema, flowNodes } from '../src/evaluators/flow.js';
+import { type Guardrail, runGuardrails } from '../src/evaluators/guardrails.js';
+import { chooseReplyType, type ReplySlot, replyTypeFor } from '../src/evaluators/reply.js';
+import { dryRunTools, walkFlow } from '../src/evaluators/walker.js';
 import { positiveIntEnv, writeResults } from './support.js';
 
 const ITERATIONS = positiveIntEnv('PARLEY_BENCH_ITERATIONS', 20_000);

@@ -6,7 +6,7 @@ import { draftRuleFlow } from '../../src/ai/builtin/draft-rule.js';
 import { matchRules, RULE_MATCH_THRESHOLD } from '../../src/ai/builtin/match-rule.js';
 import { refineRuleFlow } from '../../src/ai/builtin/refine-rule.js';
 import { draftRuleTask, flowOfDraft } from '../../src/modules/rules/rules.tasks.js';
-import { flowConfigSchema, type FlowNode } from '../../src/rules/flow.js';
+import { flowConfigSchema, type FlowNode } from '../../src/evaluators/flow.js';
 
 const REFUND_TAG = '11111111-1111-4111-8111-111111111111';
 const VIP_TAG = '22222222-2222-4222-8222-222222222222';

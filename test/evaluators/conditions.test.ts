@@ -1,9 +1,9 @@
-// The condition language of src/rules/conditions.ts: every operator with every data type that
+// The condition language of src/evaluators/conditions.ts: every operator with every data type that
 // takes it, scopes, missing paths and type mismatches (false, never a throw), and validation.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ConditionGroup, conditionGroupsSchema, conditionsHold, evaluateConditions, evaluatePredicate, type Predicate, regexProblem } from '../../src/rules/conditions.js';
-import { interpolate, MISSING, resolvePath } from '../../src/rules/context.js';
+import { type ConditionGroup, conditionGroupsSchema, conditionsHold, evaluateConditions, evaluatePredicate, type Predicate, regexProblem } from '../../src/evaluators/conditions.js';
+import { interpolate, MISSING, resolvePath } from '../../src/evaluators/context.js';
 
 const context = {
   message: { content: 'Hello, I want a REFUND for order-1234', language: 'en' },

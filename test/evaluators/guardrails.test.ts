@@ -1,8 +1,8 @@
-// The guardrail checks of src/rules/guardrails.ts: detectors with true negatives, topics, phrases,
+// The guardrail checks of src/evaluators/guardrails.ts: detectors with true negatives, topics, phrases,
 // redaction, order and the kind rules.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectPii, findTopics, type Guardrail, guardrailDefinitionSchema, PII_TYPES, type PiiType, REDACTED, runGuardrails } from '../../src/rules/guardrails.js';
+import { detectPii, findTopics, type Guardrail, guardrailDefinitionSchema, PII_TYPES, type PiiType, REDACTED, runGuardrails } from '../../src/evaluators/guardrails.js';
 
 const g = (over: Partial<Guardrail> & Pick<Guardrail, 'kind' | 'config'>): Guardrail => ({ id: over.kind, name: over.kind, stage: 'input', action: 'flag', isEnabled: true, ...over });
 const types = (text: string, kinds: readonly PiiType[] = PII_TYPES) => detectPii(text, kinds).map((s) => [s.type, s.value]);

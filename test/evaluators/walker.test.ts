@@ -1,9 +1,9 @@
-// The flow walker of src/rules/walker.ts on every node type, resuming across messages, tools
+// The flow walker of src/evaluators/walker.ts on every node type, resuming across messages, tools
 // through the invoker, and the flow schema's limits.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FLOW_LIMITS, flowConfigSchema, type FlowNode, withNodeIds } from '../../src/rules/flow.js';
-import { dryRunTools, type FlowState, type ToolInvoker, parseAnswer, walkFlow } from '../../src/rules/walker.js';
+import { FLOW_LIMITS, flowConfigSchema, type FlowNode, withNodeIds } from '../../src/evaluators/flow.js';
+import { dryRunTools, type FlowState, type ToolInvoker, parseAnswer, walkFlow } from '../../src/evaluators/walker.js';
 
 const TOOL = 'a0000000-0000-4000-8000-0000000000aa';
 const TAG = 'a0000000-0000-4000-8000-000000000201';

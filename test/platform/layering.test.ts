@@ -255,16 +255,16 @@ describe('layering', () => {
     assert.deepEqual(offending, []);
   });
 
-  it('only *.tasks.ts import the built-in engine; src/rules and src/text import nothing from src/ai; contracts import zod and pure code', () => {
+  it('only *.tasks.ts import the built-in engine; src/evaluators and src/text import nothing from src/ai; contracts import zod and pure code', () => {
     const AI = path.join(SRC, 'ai');
     const under = (dir: string, target: string) => target.startsWith(dir + path.sep);
     const outsideAi = srcFiles.filter((file) => !under(AI, file));
     const builtin = offendingImports(outsideAi, (i, target, file) => i.specifier.startsWith('.') && under(path.join(AI, 'builtin'), target) && !file.endsWith('.tasks.ts'));
     assert.deepEqual(builtin, [], 'outside src/ai, only a module\'s *.tasks.ts wires in a built-in method');
-    const pure = srcFiles.filter((file) => under(path.join(SRC, 'rules'), file) || under(path.join(SRC, 'text'), file));
+    const pure = srcFiles.filter((file) => under(path.join(SRC, 'evaluators'), file) || under(path.join(SRC, 'text'), file));
     assert.deepEqual(offendingImports(pure, (i, target) => i.specifier.startsWith('.') && under(AI, target)), []);
     const contracts = srcFiles.filter((file) => under(path.join(AI, 'contracts'), file));
-    const allowed = [path.join(AI, 'contracts'), path.join(SRC, 'rules'), path.join(SRC, 'text')];
+    const allowed = [path.join(AI, 'contracts'), path.join(SRC, 'evaluators'), path.join(SRC, 'text')];
     assert.deepEqual(offendingImports(contracts, (i, target) => (i.specifier.startsWith('.') ? !allowed.some((dir) => under(dir, target)) : i.specifier !== 'zod')), []);
   });
 });

@@ -1,7 +1,7 @@
 // Draft rules through HTTP with the built-in engine: generate from instructions, refine, publish.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { flowConfigSchema } from '../../src/rules/flow.js';
+import { flowConfigSchema } from '../../src/evaluators/flow.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus } from '../support/security.js';

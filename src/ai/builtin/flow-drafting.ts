@@ -1,4 +1,4 @@
-import type { FlowNode } from '../../rules/flow.js';
+import type { FlowNode } from '../../evaluators/flow.js';
 import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { capitalize, squash } from '../../text/sentences.js';
 import { similarity } from '../../text/similarity.js';

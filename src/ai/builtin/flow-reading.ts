@@ -1,5 +1,5 @@
-import type { ConditionGroup, Predicate } from '../../rules/conditions.js';
-import type { CollectDataType } from '../../rules/flow.js';
+import type { ConditionGroup, Predicate } from '../../evaluators/conditions.js';
+import type { CollectDataType } from '../../evaluators/flow.js';
 import { splitSentences } from '../../text/sentences.js';
 import { similarity } from '../../text/similarity.js';
 import { terms } from '../../text/terms.js';

@@ -1,4 +1,4 @@
-import type { FlowNode } from '../../rules/flow.js';
+import type { FlowNode } from '../../evaluators/flow.js';
 import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { draftRuleFlow } from './draft-rule.js';
 import { type DraftedRule, type Scope, link, messageText, nodeId, stepNodes } from './flow-drafting.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FLOW_ESCALATION_REASONS } from '../../rules/flow.js';
+import { FLOW_ESCALATION_REASONS } from '../../evaluators/flow.js';
 import { historySchema } from './history.js';
 
 /** The `generate_answer` task (docs/conversations.md): the reply, grounded in articles, or a hand-over. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CONDITION_DATA_TYPES, CONDITION_OPERATORS, CONDITION_SCOPES } from '../../rules/conditions.js';
-import { COLLECT_DATA_TYPES, FLOW_ESCALATION_REASONS, FLOW_NODE_TYPES } from '../../rules/flow.js';
+import { CONDITION_DATA_TYPES, CONDITION_OPERATORS, CONDITION_SCOPES } from '../../evaluators/conditions.js';
+import { COLLECT_DATA_TYPES, FLOW_ESCALATION_REASONS, FLOW_NODE_TYPES } from '../../evaluators/flow.js';
 
 /**
  * The `draft_rule` task (docs/rules.md): an intent rule drafted from instructions. A model fills a

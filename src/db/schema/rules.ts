@@ -6,7 +6,7 @@ import { workspaces } from './workspaces.js';
 /**
  * The agent's behaviour: tags, reply rules, intent and business rules with versions, guardrails.
  * The languages stored in the JSON columns (conditions, flows, guardrail configs) are defined and
- * validated by `src/rules/` (docs/rules.md); the tables store them as given.
+ * validated by `src/evaluators/` (docs/rules.md); the tables store them as given.
  */
 
 /**
@@ -98,7 +98,7 @@ export const rules = pgTable(
     source: text('source').notNull(),
     triggerType: text('trigger_type').notNull(),
     inputSchema: jsonb('input_schema').$type<Record<string, unknown>>().notNull().default({}),
-    /** The rule flow (src/rules/flow.ts); null for business rules. */
+    /** The rule flow (src/evaluators/flow.ts); null for business rules. */
     flowConfig: jsonb('flow_config').$type<Record<string, unknown>>(),
     /** What a draft was generated from, and the refinements since (a draft's history in words). */
     behaviorInstructions: text('behavior_instructions'),

@@ -1,5 +1,5 @@
 import { iso } from '../../http/schemas.js';
-import type { GuardrailAction, GuardrailKind, GuardrailStage } from '../../rules/guardrails.js';
+import type { GuardrailAction, GuardrailKind, GuardrailStage } from '../../evaluators/guardrails.js';
 import type { GuardrailWithAgents } from './guardrails.repository.js';
 
 export function presentGuardrail(g: GuardrailWithAgents) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from '../../http/schemas.js';
-import { GUARDRAIL_ACTIONS, GUARDRAIL_KINDS, GUARDRAIL_STAGES } from '../../rules/guardrails.js';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_KINDS, GUARDRAIL_STAGES } from '../../evaluators/guardrails.js';
 
 const botIds = z.array(uuidSchema).max(100).describe('agents the guardrail applies to; each an agent of the workspace');
 

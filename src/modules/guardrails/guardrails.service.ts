@@ -1,6 +1,6 @@
 import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { type Guardrail, guardrailDefinitionSchema, type GuardrailKind, type GuardrailsOutcome, type GuardrailStage, runGuardrails } from '../../rules/guardrails.js';
+import { type Guardrail, guardrailDefinitionSchema, type GuardrailKind, type GuardrailsOutcome, type GuardrailStage, runGuardrails } from '../../evaluators/guardrails.js';
 import { requireAgent, requireAgentIds } from '../agents/index.js';
 import {
   deleteGuardrail as deleteRow,

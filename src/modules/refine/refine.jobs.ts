@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextForJob } from '../../context.js';
 import { defineJob, defineOrphanSweep, registered, type RegisteredJob } from '../../jobs/job.js';
-import { failStaleIteration, runIteration, staleIterations } from './refine.iteration.js';
+import { failStaleIteration, runIteration, staleIterations } from './iterations.service.js';
 
 /** Runs one Refine with AI iteration (refine.service.ts); the queue job's id is the iteration's. */
 export const refineIterationJob = defineJob({

@@ -5,7 +5,7 @@ import { getPromptDraft, publishPromptDraft } from '../agents/index.js';
 import { requireAnsweredTurn } from '../conversations/index.js';
 import { getArticle, publishDraft as publishArticleDraft } from '../knowledge/index.js';
 import { getRuleDraft, publishRuleDraft } from '../rules/index.js';
-import { discardDrafts, snapshot } from './refine.iteration.js';
+import { discardDrafts, snapshot } from './iterations.service.js';
 import { presentSession } from './refine.presenter.js';
 import {
   type ChangeRow,

@@ -1,5 +1,5 @@
 import { iso } from '../../http/schemas.js';
-import type { ReplyType } from '../../rules/reply.js';
+import type { ReplyType } from '../../evaluators/reply.js';
 import type { ReplyRuleRow } from './reply-rules.repository.js';
 
 export function presentReplyRule(row: ReplyRuleRow) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { conditionGroupsSchema } from '../../rules/conditions.js';
-import { evaluationContextSchema } from '../../rules/context.js';
-import { REPLY_TYPES } from '../../rules/reply.js';
+import { conditionGroupsSchema } from '../../evaluators/conditions.js';
+import { evaluationContextSchema } from '../../evaluators/context.js';
+import { REPLY_TYPES } from '../../evaluators/reply.js';
 
 export const replyTypeParamsSchema = z.object({ replyType: z.enum(REPLY_TYPES) });
 

@@ -1,8 +1,8 @@
 import { authorOf, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import type { ConditionGroup } from '../../rules/conditions.js';
-import type { EvaluationContext } from '../../rules/context.js';
-import { chooseReplyType, REPLY_TYPES, type ReplyDecision, type ReplySlot, type ReplyType } from '../../rules/reply.js';
+import type { ConditionGroup } from '../../evaluators/conditions.js';
+import type { EvaluationContext } from '../../evaluators/context.js';
+import { chooseReplyType, REPLY_TYPES, type ReplyDecision, type ReplySlot, type ReplyType } from '../../evaluators/reply.js';
 import { deleteReplyRule as deleteRow, findReplyRule, listReplyRules, type ReplyRuleRow, upsertReplyRule } from './reply-rules.repository.js';
 
 type Ctx = WorkspaceContext;

@@ -1,7 +1,7 @@
 import { LlmError } from '../../ai/index.js';
 import { authorOf, inTransaction } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { flowConfigSchema } from '../../rules/flow.js';
+import { flowConfigSchema } from '../../evaluators/flow.js';
 import { requireAgentIds } from '../agents/index.js';
 import { listTagGroupsWithTags } from '../tags/index.js';
 import { actionCatalog } from './actions.js';

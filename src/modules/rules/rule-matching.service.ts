@@ -1,8 +1,8 @@
 import { NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { AppError } from '../../http/errors.js';
-import type { EvaluationContext } from '../../rules/context.js';
-import { flowConfigSchema } from '../../rules/flow.js';
-import { dryRunTools, flowStateSchema, walkFlow } from '../../rules/walker.js';
+import type { EvaluationContext } from '../../evaluators/context.js';
+import { flowConfigSchema } from '../../evaluators/flow.js';
+import { dryRunTools, flowStateSchema, walkFlow } from '../../evaluators/walker.js';
 import { callOptions, modelCall } from './rule-drafts.service.js';
 import { type Ctx, requireRule } from './rules.service.js';
 import { matchRuleTask, RULE_MATCH_THRESHOLD } from './rules.tasks.js';

@@ -1,7 +1,7 @@
 import { authorOf, inTransaction } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { flowConfigSchema } from '../../rules/flow.js';
+import { flowConfigSchema } from '../../evaluators/flow.js';
 import { existingAgentIds } from '../agents/index.js';
 import { findRuleVersion, listRuleVersions, type RuleRow, type RuleVersionRow, type RuleWithAgents, setRuleAgents, updateRule as updateRuleRow } from './rules.repository.js';
 import { appendVersion, checkFlowReferences, type Ctx, requireRule } from './rules.service.js';

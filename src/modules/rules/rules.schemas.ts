@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
-import { evaluationContextSchema } from '../../rules/context.js';
-import { flowConfigSchema } from '../../rules/flow.js';
+import { evaluationContextSchema } from '../../evaluators/context.js';
+import { flowConfigSchema } from '../../evaluators/flow.js';
 
 export const RULE_TYPES = ['intent', 'business'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];

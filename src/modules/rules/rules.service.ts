@@ -2,7 +2,7 @@ import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js
 import type { Db } from '../../db/database.js';
 import type { RuleVersionItem } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type FlowNode, flowTagRefs, flowToolRefs, withNodeIds } from '../../rules/flow.js';
+import { type FlowNode, flowTagRefs, flowToolRefs, withNodeIds } from '../../evaluators/flow.js';
 import { requireAgentIds } from '../agents/index.js';
 import { existingTagIds } from '../tags/index.js';
 import { actionCatalog } from './actions.js';

@@ -11,8 +11,8 @@ import {
 import { type MatchRulesInput, type MatchRulesOutput, matchRulesOutputSchema } from '../../ai/contracts/match-rule.js';
 import type { RefineRuleInput } from '../../ai/contracts/refine-rule.js';
 import type { LlmTask } from '../../ai/provider.js';
-import { CONDITION_OPERATORS } from '../../rules/conditions.js';
-import { CHILD_KEYS, type FlowNode } from '../../rules/flow.js';
+import { CONDITION_OPERATORS } from '../../evaluators/conditions.js';
+import { CHILD_KEYS, type FlowNode } from '../../evaluators/flow.js';
 
 /**
  * The AI tasks of intent rules: draft a flow from instructions, refine a draft, match a message to

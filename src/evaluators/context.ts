@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The evaluation context (wave2-decisions §2): one JSON object per user message that conditions,
- * flows and interpolation read. Pure: no I/O here or anywhere in `src/rules/`.
+ * flows and interpolation read. Pure: no I/O here or anywhere in `src/evaluators/`.
  */
 
 /** The top-level names a path may start with. */
