@@ -2,6 +2,7 @@
  * Parley's read-only system tag groups, seeded by migrations/0006_agent_behaviour.sql with these
  * fixed ids. Every workspace sees them (`companyId: null`); changing or deleting them is a 400.
  */
+import { FLOW_ESCALATION_REASONS } from '../../evaluators/flow.js';
 
 export const CONVERSATION_STATUS_GROUP_ID = 'a0000000-0000-4000-8000-000000000001';
 export const ESCALATION_REASON_GROUP_ID = 'a0000000-0000-4000-8000-000000000002';
@@ -16,17 +17,8 @@ export const CONVERSATION_STATUSES = [
 ] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
-/** Why the agent handed over (wave2-decisions §1). */
-export const ESCALATION_REASONS = [
-  'missing_knowledge',
-  'customer_request',
-  'rule_escalation',
-  'guardrail_block',
-  'tool_failure',
-  'low_confidence',
-  'negative_sentiment',
-  'other',
-] as const;
+/** Why the agent handed over (wave2-decisions §1): one list, the flow language's (src/evaluators/flow.ts). */
+export const ESCALATION_REASONS = FLOW_ESCALATION_REASONS;
 export type EscalationReason = (typeof ESCALATION_REASONS)[number];
 
 /** The system tags' fixed ids, by name. */
