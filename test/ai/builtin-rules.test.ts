@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { draftRuleFlow } from '../../src/ai/builtin/draft-rule.js';
-import { matchRules, RULE_MATCH_THRESHOLD } from '../../src/ai/builtin/match-rule.js';
+import { matchRules } from '../../src/ai/builtin/match-rule.js';
+import { RULE_MATCH_THRESHOLD } from '../../src/ai/contracts/match-rule.js';
 import { refineRuleFlow } from '../../src/ai/builtin/refine-rule.js';
 import { draftRuleTask, flowOfDraft } from '../../src/modules/rules/rules.tasks.js';
 import { flowConfigSchema, type FlowNode } from '../../src/evaluators/flow.js';

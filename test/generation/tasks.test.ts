@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ExistingArticle, generateKnowledgeTask, type GenerationInput } from '../../src/modules/generation/generation.tasks.js';
+import type { ExistingArticle, GenerationInput } from '../../src/ai/contracts/generate-knowledge.js';
+import { generateKnowledgeTask } from '../../src/modules/generation/generation.tasks.js';
 
 /** The built-in merge: an update of an article that is not the text's own source's article. */
 function merge(mainKnowledge: string, text: string): string {

@@ -18,9 +18,6 @@ export function counterExamples(description: string): string[] {
   return [...description.matchAll(COUNTER_EXAMPLES)].map((m) => m[1]!);
 }
 
-/** Score at or above which a message triggers a rule (the built-in engine's cosine of stemmed terms). */
-export const RULE_MATCH_THRESHOLD = 0.2;
-
 /** How well a message matches each rule's name and description, best first, with the shared terms. */
 export function matchRules(input: { message: string; rules: readonly { id: string; name: string; description: string }[] }): {
   matches: { ruleId: string; score: number; reason: string }[];

@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 /** The `match_rules` task (docs/rules.md): how well a customer message matches each intent rule. */
 
+/**
+ * Score at or above which a message triggers a rule: the prompt tells a model so, and the built-in
+ * engine's scores (the cosine of stemmed terms) are calibrated to it.
+ */
+export const RULE_MATCH_THRESHOLD = 0.2;
+
 export const matchRulesInputSchema = z.object({
   message: z.string(),
   rules: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),

@@ -1,4 +1,6 @@
 import type { AnswerArticle } from '../../ai/contracts/answer.js';
+import type { PlanOutput } from '../../ai/contracts/plan.js';
+import type { SelectTagsOutput } from '../../ai/contracts/select-tags.js';
 import { addUsage, LlmError, type LlmTask, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import type { WorkspaceContext } from '../../context.js';
 import type { PromptSet, UsedArticle, UsedSubfolder, WaitingFlow } from '../../db/schema/index.js';
@@ -24,7 +26,7 @@ import {
 } from '../tags/index.js';
 import { actionRunner, attributesForAgent } from '../tools/index.js';
 import { type ConversationRow, earlierConversations, type EventRow } from './conversations.repository.js';
-import { answerTask, planTask, type PlanOutput, selectTagsTask, type SelectTagsOutput } from './conversations.tasks.js';
+import { answerTask, planTask, selectTagsTask } from './conversations.tasks.js';
 import { handoverMessage } from './handover.js';
 
 /**

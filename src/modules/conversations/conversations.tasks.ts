@@ -16,9 +16,6 @@ import { wordedAnswer } from './handover.js';
  * file holds the prompts and wires in the built-in engine's method.
  */
 
-export type { AnswerInput, AnswerOutput, EvaluateInput, EvaluateOutput, PlanInput, PlanOutput, SelectTagsInput, SelectTagsOutput };
-export { answerOutputSchema, evaluateOutputSchema, planOutputSchema, selectTagsOutputSchema };
-
 /** How much of a text a prompt carries. */
 const LIMITS = { article: 6_000, history: 12, historyMessage: 1_500 } as const;
 

@@ -1,3 +1,4 @@
+import type { ExistingArticle, GeneratedArticle, GenerationInput, GenerationOutput } from '../../ai/contracts/generate-knowledge.js';
 import { LlmError, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { emit, inTransaction, onBehalfOf, type WorkspaceContext } from '../../context.js';
 import type { OrphanSweep } from '../../jobs/job.js';
@@ -17,14 +18,7 @@ import {
 import { getSourcesByIds, type LinkedOperation, linkKnowledge, type SourceRow } from '../sources/index.js';
 import { claimJob, failStaleJob, finishJob, type KnowledgeJobRow, unscopedStaleJobs } from './generation.repository.js';
 import { ARTICLE_ORIGIN_OF, type GenerationOrigin } from './generation.schemas.js';
-import {
-  type ExistingArticle,
-  generateKnowledgeTask,
-  type GeneratedArticle,
-  type GenerationInput,
-  type GenerationOutput,
-  PROMPT_ARTICLE_CHARS,
-} from './generation.tasks.js';
+import { generateKnowledgeTask, PROMPT_ARTICLE_CHARS } from './generation.tasks.js';
 
 /** Existing articles a job weighs the text against (the best matches of the knowledge search). */
 const CANDIDATE_ARTICLES = 5;

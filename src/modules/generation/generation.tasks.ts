@@ -1,14 +1,6 @@
 import { generateKnowledge } from '../../ai/builtin/generate-knowledge.js';
 import { treeTemplate } from '../../ai/builtin/initialize-tree.js';
-import {
-  type ExistingArticle,
-  type FolderOption,
-  type GeneratedArticle,
-  type GenerationInput,
-  type GenerationOutput,
-  generationOutputSchema,
-  type KnowledgeOperation,
-} from '../../ai/contracts/generate-knowledge.js';
+import { type GenerationInput, type GenerationOutput, generationOutputSchema } from '../../ai/contracts/generate-knowledge.js';
 import { type InitializeTreeInput, treeOutputSchema, type TreeOutput } from '../../ai/contracts/initialize-tree.js';
 import type { LlmTask } from '../../ai/index.js';
 
@@ -18,9 +10,6 @@ import type { LlmTask } from '../../ai/index.js';
  * src/ai/contracts/generate-knowledge.ts and initialize-tree.ts; this file holds the prompts and wires
  * in the built-in engine's method.
  */
-
-export type { ExistingArticle, FolderOption, GeneratedArticle, GenerationInput, GenerationOutput, KnowledgeOperation, TreeOutput };
-export { generationOutputSchema, treeOutputSchema };
 
 /** How much of each text a prompt carries: enough to decide, bounded for any model's context. */
 const PROMPT_LIMITS = { candidate: 30_000, folders: 200 } as const;

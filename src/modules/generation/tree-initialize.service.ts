@@ -1,9 +1,10 @@
+import type { TreeOutput } from '../../ai/contracts/initialize-tree.js';
 import { LlmError } from '../../ai/index.js';
 import type { WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
 import { ARTICLE_LIMITS, FOLDER_LIMITS, parseTreeFile, type TreeRow, writeTreeFile } from '../knowledge/index.js';
-import { initializeTreeTask, type TreeOutput } from './generation.tasks.js';
+import { initializeTreeTask } from './generation.tasks.js';
 
 /**
  * POST /v2/knowledge/public/tree/initialize: the tree file (the CSV `tree/persist` reads) of a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { CHANGE_TYPES, FAILURE_STAGES } from '../../ai/contracts/diagnose.js';
 import { uuidSchema } from '../../http/schemas.js';
-import { CHANGE_TYPES, FAILURE_STAGES } from './refine.tasks.js';
 
 export const ITERATION_STATUSES = ['queued', 'generating_changes', 'replaying', 'ready', 'no_change', 'failed', 'published', 'superseded'] as const;
 export type IterationStatus = (typeof ITERATION_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { diagnoseAnswer } from '../../ai/builtin/diagnose.js';
-import { CHANGE_TYPES, type DiagnoseInput, type DiagnoseOutput, diagnoseOutputSchema, FAILURE_STAGES } from '../../ai/contracts/diagnose.js';
+import { type DiagnoseInput, type DiagnoseOutput, diagnoseOutputSchema } from '../../ai/contracts/diagnose.js';
 import type { LlmTask } from '../../ai/index.js';
 
 /**
@@ -8,7 +8,6 @@ import type { LlmTask } from '../../ai/index.js';
  * contract in src/ai/contracts/diagnose.ts; this file holds the prompt and wires in the built-in
  * engine's method.
  */
-export { CHANGE_TYPES, diagnoseOutputSchema, FAILURE_STAGES };
 
 export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
   name: 'diagnose_answer',

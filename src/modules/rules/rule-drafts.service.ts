@@ -1,3 +1,4 @@
+import type { DraftRuleOutput, RuleDraftingContext } from '../../ai/contracts/draft-rule.js';
 import { LlmError } from '../../ai/index.js';
 import { authorOf, inTransaction } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -18,7 +19,7 @@ import {
 } from './rules.repository.js';
 import type { RuleSource, TriggerType } from './rules.schemas.js';
 import { appendVersion, checkFlowReferences, type Ctx, requireRule, storedFlow, updateRule } from './rules.service.js';
-import { draftRuleTask, type DraftRuleOutput, flowOfDraft, refineRuleTask, type RuleDraftingContext } from './rules.tasks.js';
+import { draftRuleTask, flowOfDraft, refineRuleTask } from './rules.tasks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Drafts: generate from instructions, refine, publish

@@ -1,3 +1,4 @@
+import { RULE_MATCH_THRESHOLD } from '../../ai/contracts/match-rule.js';
 import { NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { AppError } from '../../http/errors.js';
 import type { EvaluationContext } from '../../evaluators/context.js';
@@ -5,7 +6,7 @@ import { flowConfigSchema } from '../../evaluators/flow.js';
 import { dryRunTools, flowStateSchema, walkFlow } from '../../evaluators/walker.js';
 import { callOptions, modelCall } from './rule-drafts.service.js';
 import { type Ctx, requireRule } from './rules.service.js';
-import { matchRuleTask, RULE_MATCH_THRESHOLD } from './rules.tasks.js';
+import { matchRuleTask } from './rules.tasks.js';
 
 // ---------------------------------------------------------------------------------------------
 // Test (a dry run)

@@ -1,5 +1,5 @@
 import { draftRuleFlow } from '../../ai/builtin/draft-rule.js';
-import { matchRules, RULE_MATCH_THRESHOLD } from '../../ai/builtin/match-rule.js';
+import { matchRules } from '../../ai/builtin/match-rule.js';
 import { refineRuleFlow } from '../../ai/builtin/refine-rule.js';
 import {
   type DraftRuleInput,
@@ -8,7 +8,7 @@ import {
   type FlatNode,
   type RuleDraftingContext,
 } from '../../ai/contracts/draft-rule.js';
-import { type MatchRulesInput, type MatchRulesOutput, matchRulesOutputSchema } from '../../ai/contracts/match-rule.js';
+import { type MatchRulesInput, type MatchRulesOutput, matchRulesOutputSchema, RULE_MATCH_THRESHOLD } from '../../ai/contracts/match-rule.js';
 import type { RefineRuleInput } from '../../ai/contracts/refine-rule.js';
 import type { LlmTask } from '../../ai/provider.js';
 import { CONDITION_OPERATORS } from '../../evaluators/conditions.js';
@@ -22,9 +22,6 @@ import { CHILD_KEYS, type FlowNode } from '../../evaluators/flow.js';
  * refine-rule.ts) builds the tree and answers the same flat shape. This file imports no module: a CPU-pool
  * thread loads it.
  */
-
-export { draftRuleOutputSchema, matchRulesOutputSchema, RULE_MATCH_THRESHOLD };
-export type { DraftRuleInput, DraftRuleOutput, FlatNode, MatchRulesInput, MatchRulesOutput, RefineRuleInput, RuleDraftingContext };
 
 /** The tree of a flat draft; an error message when a child id is unknown or a node is used twice. */
 export function flowOfDraft(output: DraftRuleOutput): { flow: unknown } | { error: string } {
