@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, foreignKey, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import type { AnswerTrace } from '../../modules/conversations/index.js';
 import { agents } from './agents.js';
 import { workspaces } from './workspaces.js';
 
@@ -130,7 +131,7 @@ export const conversationEvents = pgTable(
     /** A customer message's sentiment (`positive`, `neutral`, `negative`), from the plan of its answer. */
     sentiment: text('sentiment'),
     /** The trace of an agent reply (the specification's event metadata). */
-    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    metadata: jsonb('metadata').$type<AnswerTrace>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

@@ -5,7 +5,8 @@ import { AppError } from '../../http/errors.js';
 import { requireAnsweringAgent } from '../agents/index.js';
 import { getArticlesByIds } from '../knowledge/index.js';
 import { type ConversationStatus, listTagGroupsWithTags } from '../tags/index.js';
-import { answer, type AnswerOverlay, withStatusTag } from './answer.service.js';
+import { answer, type AnswerOverlay } from './answer/answer.service.js';
+import { withStatusTag } from './answer/tags.stage.js';
 import type { TagLookup } from './conversations.presenter.js';
 import {
   type ConversationRow,

@@ -7,8 +7,11 @@ import type { AnswerInput, AnswerOutput, EscalationReason } from '../../ai/contr
  * `generate_answer` task (conversations.tasks.ts) uses it in a CPU pool thread.
  */
 
+/** What the wording of a reply depends on: the channel, and the customer's name for an email's salutation. */
+export type HandoverWording = Pick<AnswerInput, 'channel' | 'customerName'>;
+
 /** The message that tells the customer a person will follow up. */
-export function handoverMessage(input: Pick<AnswerInput, 'channel' | 'customerName'>, reason: EscalationReason): string {
+export function handoverMessage(input: HandoverWording, reason: EscalationReason): string {
   const text =
     reason === 'customer_request'
       ? "Of course. I'm passing your conversation to a colleague, who will follow up with you here shortly."

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
 import type { JobRecord } from '../../jobs/job.js';
 import { createPromptDraft, discardPromptDraft, getAgentPrompt, getPromptDraft, workspaceDefaultPrompts } from '../agents/index.js';
-import { type AnswerOverlay, type AnsweredTurn, type EventRow, postEvent, requireAnsweredTurn } from '../conversations/index.js';
+import { type AnswerOverlay, type AnsweredTurn, type EventRow, postEvent, readTrace, requireAnsweredTurn } from '../conversations/index.js';
 import { createArticle, createDraftFromLive, deleteArticles, folderChoices, getArticle, getArticlesByIds, searchKnowledge } from '../knowledge/index.js';
 import { createRuleDraft, discardRuleDraft, getRuleDraft, proposeRuleChange, publishedRulesForAgent, type RuleWithAgents } from '../rules/index.js';
 import {
@@ -197,11 +197,7 @@ async function draftsOf(ctx: Ctx, session: SessionRow, changes: readonly ChangeR
 
 /** What the diagnosis reads: the reply's trace, the feedback, the rules and the articles that bear on both. */
 async function diagnosisInput(ctx: Ctx, turn: AnsweredTurn, feedback: string, drafts: Drafts, rules: RuleWithAgents[]): Promise<DiagnoseInput> {
-  const trace = (turn.event.metadata ?? {}) as {
-    planning?: { performKnowledgeSearch?: boolean } | null;
-    executedRules?: { ruleId?: string; ruleName?: string } | null;
-    handover?: { reason?: string } | null;
-  };
+  const trace = readTrace(turn.event.metadata);
   const overlay = drafts.articles.length
     ? { include: drafts.articles.map((d) => d.draftId), exclude: drafts.articles.flatMap((d) => (d.replacesArticleId ? [d.replacesArticleId] : [])) }
     : undefined;
@@ -218,13 +214,14 @@ async function diagnosisInput(ctx: Ctx, turn: AnsweredTurn, feedback: string, dr
     seen.add(id);
     articles.push({ id, title: hit.article.title, body: hit.article.mainKnowledge, questions: hit.article.questions, used: used.has(id) });
   }
-  const executed = trace.executedRules?.ruleId ? rules.find((r) => r.id === trace.executedRules!.ruleId) : undefined;
+  const executedId = trace?.executedRules?.ruleId;
+  const executed = executedId ? rules.find((r) => r.id === executedId) : undefined;
   return {
     question: turn.userEvent.message,
     answer: turn.event.message,
     handover: turn.event.handover,
     escalationReason: turn.event.escalationReason,
-    performKnowledgeSearch: trace.planning ? (trace.planning.performKnowledgeSearch ?? null) : null,
+    performKnowledgeSearch: trace?.planning ? trace.planning.performKnowledgeSearch : null,
     feedback,
     articles,
     executedRule: executed ? { id: executed.id, name: executed.name } : null,
