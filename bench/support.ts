@@ -381,9 +381,20 @@ export function postgresBackend(adminUrl: string, serverEnv: Record<string, stri
   };
 }
 
-/** The backends available on this machine: always PGlite, PostgreSQL when reachable. */
+/**
+ * The backends available on this machine: always PGlite, PostgreSQL when reachable. BENCH_BACKENDS
+ * (a comma-separated list of pglite and postgres) keeps only those; postgres in it must be reachable.
+ */
 export async function availableBackends(serverEnv: Record<string, string>): Promise<Backend[]> {
+  const chosen = (process.env.BENCH_BACKENDS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = chosen.filter((name) => name !== 'pglite' && name !== 'postgres');
+  if (unknown.length) throw new Error(`BENCH_BACKENDS lists pglite and postgres, got "${unknown.join(', ')}"`);
+  if (chosen.length && !chosen.includes('postgres')) return [pgliteBackend(serverEnv)];
   const postgresUrl = await findPostgres();
+  if (chosen.length) {
+    if (!postgresUrl) throw new Error('BENCH_BACKENDS lists postgres, but no PostgreSQL is reachable');
+    if (!chosen.includes('pglite')) return [postgresBackend(postgresUrl, serverEnv)];
+  }
   if (!postgresUrl) process.stderr.write('bench: no PostgreSQL reachable, benchmarking PGlite only\n');
   return postgresUrl ? [pgliteBackend(serverEnv), postgresBackend(postgresUrl, serverEnv)] : [pgliteBackend(serverEnv)];
 }
