@@ -2,6 +2,9 @@
 // hand-overs and their reasons, small talk, the trace of each stage, statuses and tags.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { conversationEvents } from '../../src/db/schema/index.js';
+import { answerTraceSchema } from '../../src/modules/conversations/index.js';
 import { SYSTEM_TAG_IDS } from '../../src/modules/tags/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectStatus } from '../support/security.js';
@@ -31,7 +34,9 @@ describe('answer pipeline (built-in engine)', () => {
     assert.deepEqual(trace.planning, { reasoning: trace.planning.reasoning, performKnowledgeSearch: true });
     assert.match(trace.planning.reasoning, /search the knowledge base/);
     assert.equal(trace.knowledgeSearch.articles[0].id, s.articleIds[0]);
-    assert.deepEqual(Object.keys(trace.knowledgeSearch.articles[0]).sort(), ['id', 'score', 'title', 'version']);
+    // Exactly the specification's { id, title, version }: Parley's additions go under new top-level keys.
+    assert.deepEqual(Object.keys(trace.knowledgeSearch.articles[0]).sort(), ['id', 'title', 'version']);
+    assert.equal(answerTraceSchema.safeParse(trace).success, true, 'the stored trace reads through answerTraceSchema');
     assert.match(trace.knowledgeSearch.topOneReasoning, /"How do I reset my password\?" ranks first/);
     assert.equal(trace.generateAnswer.reasoning[0].name, 'answer');
     assert.match(trace.generateAnswer.reasoning[0].reasoning, /^Answered from best article "How do I reset my password\?"/);
@@ -51,6 +56,18 @@ describe('answer pipeline (built-in engine)', () => {
     assert.deepEqual([conv.status, conv.resolved, conv.source, conv.channel, conv.subjectPreview], ['Waiting for Customer', null, 'api', 'chat', 'How can I reset my password?']);
     assert.deepEqual(conv.usedSubfolders, [{ id: s.folderId, title: 'Help center' }]);
     assert.deepEqual(conv.events?.map((e) => e.id), [user.id, reply.id]);
+  });
+
+  it("sends a trace stored before the wire fix with knowledgeSearch.articles cut to { id, title, version }", async () => {
+    const [, reply] = await say(t, s.w.key, { content: 'How can I reset my password?', botId: s.agentId });
+    assert.ok(reply);
+    const stored = await expectStatus<Trace>(t, 200, 'GET', metadataOf(reply.id), s.w.readKey);
+    const older = Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'sentiment'));
+    const legacy = { ...older, knowledgeSearch: { ...stored.knowledgeSearch, articles: stored.knowledgeSearch.articles.map((a: object) => ({ ...a, score: 0.42 })) }, somethingOld: true };
+    await t.database.db.update(conversationEvents).set({ metadata: legacy as never }).where(eq(conversationEvents.id, reply.id));
+    const sent = await expectStatus<Trace>(t, 200, 'GET', metadataOf(reply.id), s.w.readKey);
+    assert.deepEqual(sent.knowledgeSearch.articles, stored.knowledgeSearch.articles);
+    assert.equal(sent.somethingOld, true, 'a trace of an older shape goes out as stored, apart from the cut');
   });
 
   it('hands over when the knowledge does not answer, with the reason tag', async () => {

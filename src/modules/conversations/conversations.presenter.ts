@@ -1,4 +1,5 @@
 import { iso } from '../../http/schemas.js';
+import { type AnswerTrace, readTrace } from './answer/trace.schemas.js';
 import type { ConversationRow, EventRow } from './conversations.repository.js';
 
 /** Tag ids -> the wire `{ id, tagName, tagGroupId }` (tags deleted since are left out). */
@@ -57,4 +58,22 @@ export function presentInteraction(row: ConversationRow, tags: TagLookup) {
     updatedAt: iso(row.updatedAt),
     lastMessageAt: iso(row.lastMessageAt),
   };
+}
+
+/**
+ * A stored trace on the wire. A trace this version wrote reads through its schema; an older one is
+ * sent as stored, but with `knowledgeSearch.articles[]` cut to the specification's `{ id, title, version }`
+ * (traces before that fix also held each article's `score`).
+ */
+export function presentTrace(stored: Record<string, unknown> | null): AnswerTrace {
+  const trace = readTrace(stored);
+  if (trace) return trace;
+  const legacy = { ...(stored ?? {}) };
+  const search = legacy.knowledgeSearch as { articles?: { id: unknown; title: unknown; version: unknown }[] } | null | undefined;
+  if (search && Array.isArray(search.articles)) {
+    legacy.knowledgeSearch = { ...search, articles: search.articles.map(({ id, title, version }) => ({ id, title, version })) };
+  }
+  // The route sends its answer as the presenter gives it (serializer: 'presenter'), so a legacy
+  // trace goes out as stored rather than failing the schema of today's traces.
+  return legacy as AnswerTrace;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uuidSchema } from '../../http/schemas.js';
 import { CONVERSATION_STATUSES, ESCALATION_REASONS } from '../tags/index.js';
+import { answerTraceSchema } from './answer/trace.schemas.js';
 
 export const EVENT_ROLES = ['user', 'parleybot', 'agent', 'otherbot'] as const;
 export const EVENT_TYPES = ['message', 'internal_comment'] as const;
@@ -170,4 +171,5 @@ export const feedbackBodySchema = z
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of csatRating, feedback, resolved, approved' });
 
-export const metadataSchema = z.record(z.string(), z.unknown()).meta({ id: 'EventMetadata' });
+/** The trace of an agent reply: the specification's event metadata with Parley's additions (answer/trace.schemas.ts). */
+export const metadataSchema = answerTraceSchema.meta({ id: 'EventMetadata' });

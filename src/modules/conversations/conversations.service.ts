@@ -7,7 +7,7 @@ import { getArticlesByIds } from '../knowledge/index.js';
 import { type ConversationStatus, listTagGroupsWithTags } from '../tags/index.js';
 import { answer, type AnswerOverlay } from './answer/answer.service.js';
 import { withStatusTag } from './answer/tags.stage.js';
-import type { TagLookup } from './conversations.presenter.js';
+import { presentTrace, type TagLookup } from './conversations.presenter.js';
 import {
   type ConversationRow,
   cursorOf,
@@ -287,9 +287,9 @@ async function requireAgentEvent(ctx: Ctx, id: string, options: { lock?: boolean
   return found;
 }
 
-export async function getEventMetadata(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function getEventMetadata(ctx: Ctx, id: string) {
   const { event } = await requireAgentEvent(ctx, id);
-  return event.metadata ?? {};
+  return presentTrace(event.metadata);
 }
 
 /** Feedback on an agent reply; `resolved` moves the conversation's status (and its status tag). */

@@ -40,13 +40,16 @@ export function answerArticles(hits: readonly KnowledgeHit[]): AnswerArticle[] {
   return hits.map(({ article: a, score }) => ({ id: a.id, title: a.title, body: a.mainKnowledge, questions: a.questions, keywords: a.keywords, escalation: a.escalation, score }));
 }
 
-/** The trace's `knowledgeSearch`: why the first article ranks first, and the articles given to the answer. */
+/**
+ * The trace's `knowledgeSearch`: why the first article ranks first (with the scores), and the
+ * articles given to the answer, exactly `{ id, title, version }` as the specification has them.
+ */
 export function searchTrace(articles: readonly AnswerArticle[], hits: readonly KnowledgeHit[]): KnowledgeSearchTrace {
   const top = articles[0];
   return {
     topOneReasoning: top ? `"${top.title}" ranks first (score ${top.score}${articles[1] ? `; next "${articles[1].title}" ${articles[1].score}` : ''}).` : "No article in the agent's folders matches the message.",
     selectionReasoning: articles.length ? `The ${articles.length} best articles of the agent's folders by full-text relevance are given to the answer.` : 'Nothing to select.',
-    articles: hits.map((h) => ({ id: h.article.id, title: h.article.title, version: h.article.version, score: h.score })),
+    articles: hits.map((h) => ({ id: h.article.id, title: h.article.title, version: h.article.version })),
   };
 }
 

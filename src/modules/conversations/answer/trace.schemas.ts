@@ -16,7 +16,7 @@ const tagSelection = z.object({ reasoning: z.string(), chosenTags: z.record(z.st
 export const knowledgeSearchTraceSchema = z.object({
   topOneReasoning: z.string(),
   selectionReasoning: z.string(),
-  articles: z.array(z.object({ id: z.string(), title: z.string(), version: z.number().int(), score: z.number() })),
+  articles: z.array(z.object({ id: z.string(), title: z.string(), version: z.number().int() })),
 });
 
 export const executedRulesTraceSchema = z.object({
