@@ -178,7 +178,7 @@ export const RULE_CASES: RuleCase[] = [
       'Refunds:\n- ask for the order number, the refund amount and how they paid\n- if the amount is over $200 and they paid with a gift card, transfer to an agent\n- otherwise reply "Your refund has been approved and will reach you within 5 business days."',
     name: /refund/i,
     opener: 'I returned my jacket last week, when do I get my refund?',
-    asks: { order: ORDER, amount: AMOUNT, payment: /how did you pay|payment|pay with|paid with|paying with|method/i },
+    asks: { order: ORDER, amount: AMOUNT, payment: /how (did )?you pa(id|y)|payment|pa(id|y|ying) (with|by)|method/i },
     branches: [
       {
         label: '$320 by gift card: transfers',
