@@ -9,6 +9,7 @@
 //   BENCH_FIRST_DAY_BACKENDS=pglite   PGlite only (default: PGlite and, when reachable, PostgreSQL, as every bench)
 //   BENCH_FIRST_DAY_ONLY=rules|refine   one half
 //   BENCH_FIRST_DAY_CASES=id,id    only these cases
+//   BENCH_FIRST_DAY_PART=tuned      only the cases that are not held out (what an engine may be tuned on)
 import { abortRun, availableBackends, type Backend, exitOnSignals, onServer, pgliteBackend, writeResults } from '../support.js';
 import { type CaseResult, client, type Verdict } from './common.js';
 import { REFINE_CASES } from './refine-cases.js';
@@ -28,7 +29,8 @@ interface Report {
 
 const only = process.env.BENCH_FIRST_DAY_ONLY;
 const picked = new Set((process.env.BENCH_FIRST_DAY_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-const wanted = <T extends { id: string }>(cases: T[]) => (picked.size ? cases.filter((c) => picked.has(c.id)) : cases);
+const tunedOnly = process.env.BENCH_FIRST_DAY_PART === 'tuned';
+const wanted = <T extends { id: string; heldOut: boolean }>(cases: T[]) => (picked.size ? cases.filter((c) => picked.has(c.id)) : cases).filter((c) => !tunedOnly || !c.heldOut);
 
 async function backends(): Promise<Backend[]> {
   return process.env.BENCH_FIRST_DAY_BACKENDS === 'pglite' ? [pgliteBackend({})] : availableBackends({});
