@@ -59,6 +59,63 @@ describe('built-in answers', () => {
     assert.equal(extractAnswer('How do I export an invoice?', { title: 'Invoices', body }), 'To export an invoice:\n\n1. Open Billing.\n2. Choose Invoices.\n3. Click Download.\n\nInvoices are kept for 7 years.');
   });
 
+  // Answers that answer: questions as customers type them, over help-center articles as teams write them.
+  const SHIPPING = {
+    title: 'Shipping times and costs',
+    body:
+      'We ship from our warehouse in Leeds, Monday to Friday.\n\n' +
+      'Standard shipping takes 3 to 5 business days and costs $4.95. Express shipping arrives the next business day and costs $12.\n\n' +
+      'Orders over $50 ship free with standard shipping. You get a tracking link by email once your parcel leaves the warehouse.',
+  };
+  const REFUNDS = {
+    title: 'Refunds',
+    body:
+      'Once your return reaches us, we check the item and email you within 2 days.\n\n' +
+      'To return an item:\n1. Sign in and open Orders.\n2. Choose Return next to the item.\n3. Print the label and drop the parcel at any post office.\n\n' +
+      'Refunds go back to the card or account you paid with. Your bank may take 5 to 7 business days to show the money on your statement.',
+  };
+  const PAYMENT = {
+    title: 'Payment methods',
+    body: 'We accept the following payment methods:\n\n- Visa and Mastercard\n- American Express\n- PayPal\n- Apple Pay and Google Pay\n\nWe do not accept cheques or bank transfers.',
+  };
+  const PAYMENT_PLAIN_LINES = {
+    title: 'Ways to pay',
+    body: 'You can pay with any of these:\nVisa\nMastercard\nPayPal\nKlarna (pay in 3)\n\nAll payments are processed securely.',
+  };
+
+  it('answers "how long" and "when" with the sentence that gives the time', () => {
+    assert.match(extractAnswer('how long will my order take to get to me??', SHIPPING), /^Standard shipping takes 3 to 5 business days/);
+    assert.doesNotMatch(extractAnswer('how long will my order take to get to me??', SHIPPING), /warehouse in Leeds/);
+    assert.match(extractAnswer('When will I actually see the money back on my card?', REFUNDS), /5 to 7 business days/);
+    assert.match(extractAnswer('how soon does express shiping arrive', SHIPPING), /next business day/);
+  });
+
+  it('answers "how much" with the sentence that gives the amount', () => {
+    assert.match(extractAnswer('how much is delivery', SHIPPING), /\$4\.95/);
+    assert.match(extractAnswer('what does express cost?', SHIPPING), /\$12/);
+  });
+
+  it('answers "can I pay with" and "which" with the whole list and its introduction', () => {
+    const paypal = extractAnswer('Can I pay with PayPal?', PAYMENT);
+    assert.match(paypal, /^We accept the following payment methods:\n\n- Visa and Mastercard\n- American Express\n- PayPal\n- Apple Pay and Google Pay/);
+    assert.match(extractAnswer('which cards do u take', PAYMENT), /- Visa and Mastercard\n- American Express/);
+    const plain = extractAnswer('can i use klarna', PAYMENT_PLAIN_LINES);
+    assert.match(plain, /^You can pay with any of these:\n\n- Visa\n- Mastercard\n- PayPal\n- Klarna \(pay in 3\)/);
+  });
+
+  it('never ends on an introduction without what it introduces', () => {
+    for (const question of ['Can I pay with PayPal?', 'payment methods', 'do you take cheques', 'what payment options are there']) {
+      const text = extractAnswer(question, PAYMENT);
+      assert.doesNotMatch(text, /:\s*$/, question);
+      assert.doesNotMatch(text, /:(?!\n\n- )/, question);
+    }
+    assert.doesNotMatch(extractAnswer('how do i send something back', REFUNDS), /To return an item:(?!\n\n1\. Sign in)/);
+  });
+
+  it('keeps steps whole and in order for "how do I"', () => {
+    assert.match(extractAnswer('how do i send something back', REFUNDS), /1\. Sign in and open Orders\.\n2\. Choose Return next to the item\.\n3\. Print the label/);
+  });
+
   it('chooses tags by their words, one per single-select group, a mandatory group always', () => {
     const groups = [
       { title: 'Topic', prompt: '', description: '', multiselect: false, mandatory: false, tags: [{ name: 'Billing', description: 'invoices and payments' }, { name: 'Login', description: 'passwords and sign-in' }] },
