@@ -1,5 +1,6 @@
 import type { AnswerArticle } from '../contracts/answer.js';
 import { rarity, terms } from '../../text/terms.js';
+import { conceptsOf } from '../../text/thesaurus.js';
 
 /**
  * The built-in engine's confidence that an article answers a question, used by its
@@ -59,10 +60,17 @@ export function rankCandidates(question: string, articles: readonly AnswerArticl
   const [first, second] = candidates;
   const terms_ = [...new Set(terms(question))];
   const total = terms_.reduce((sum, t) => sum + rarity(t), 0);
-  const share = (held: ReadonlySet<string>) => (total > 0 ? terms_.reduce((sum, t) => sum + (held.has(t) ? rarity(t) : 0), 0) / total : 0);
+  // A question's word is held by an article that says it, or another word of its synonym group.
+  const askedConcepts = conceptsOf(question).byStem;
+  const holds = (text: string) => {
+    const said = new Set(terms(text));
+    const groups = conceptsOf(text).groups;
+    return (t: string) => said.has(t) || [...(askedConcepts.get(t) ?? [])].some((g) => groups.has(g));
+  };
+  const share = (held: (t: string) => boolean) => (total > 0 ? terms_.reduce((sum, t) => sum + (held(t) ? rarity(t) : 0), 0) / total : 0);
   const top = first?.article;
-  const whole = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`)) : new Set<string>();
-  const heading = top ? new Set(terms(`${top.title}\n${top.questions.join('\n')}`)) : new Set<string>();
+  const whole = top ? holds(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`) : () => false;
+  const heading = top ? holds(`${top.title}\n${top.questions.join('\n')}`) : () => false;
   return {
     ranked: candidates.map((c) => c.article),
     features: {

@@ -24,6 +24,8 @@ import { scopeFoldersCte } from './folders.repository.js';
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 /** Weights of title, questions, keywords and body. */
 export const FIELD_WEIGHTS = [3, 3, 2, 1] as const;
+/** A word the search adds to a question (a synonym, text/thesaurus.ts) counts this much of a word it says. */
+export const EXPANSION_WEIGHT = 0.5;
 
 
 /**
@@ -69,6 +71,7 @@ export async function searchLexical(
   query: string,
   limit: number,
   overlay: SearchOverlay = NO_OVERLAY,
+  expansion = '',
 ): Promise<LexicalHit[]> {
   const { k1, b } = BM25;
   const { live, byId } = overlayConditions(overlay);
@@ -80,9 +83,15 @@ export async function searchLexical(
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
     sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
-      ql AS (
+      said AS (
         SELECT lexeme FROM unnest(to_tsvector('english', ${query}))
         ORDER BY positions[1], lexeme LIMIT ${MAX_QUERY_TERMS}
+      ),
+      ql AS (
+        SELECT lexeme, 1::float8 AS weight FROM said
+        UNION ALL
+        SELECT lexeme, ${EXPANSION_WEIGHT}::float8 FROM unnest(to_tsvector('english', ${expansion}))
+        WHERE lexeme NOT IN (SELECT lexeme FROM said)
       ),
       scope AS MATERIALIZED (
         SELECT s.article_id, s.lengths
@@ -117,8 +126,8 @@ export async function searchLexical(
       ),
       df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
     SELECT tf.article_id AS "articleId",
-      sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * (${field(1)} + ${field(2)} + ${field(3)} + ${field(4)})) AS score
-    FROM tf JOIN df USING (lexeme) CROSS JOIN stats s
+      sum(ql.weight * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * (${field(1)} + ${field(2)} + ${field(3)} + ${field(4)})) AS score
+    FROM tf JOIN df USING (lexeme) JOIN ql USING (lexeme) CROSS JOIN stats s
     GROUP BY tf.article_id
     ORDER BY score DESC, tf.article_id
     LIMIT ${limit}`,

@@ -1,5 +1,6 @@
 import type { WorkspaceContext } from '../../context.js';
 import { isStorableVector } from '../../db/vector.js';
+import { queryExpansion } from '../../text/thesaurus.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
 import { capText, embeddingsEnabled } from './embeddings.js';
 import { FIELD_WEIGHTS, type Highlight, highlights as findHighlights, NO_OVERLAY, type SearchOverlay, searchLexical, searchVector } from './search.repository.js';
@@ -15,6 +16,12 @@ export interface KnowledgeSearch {
   highlights?: boolean;
   /** Drafts to search as if live, in place of the articles they replace (a Refine with AI replay). */
   overlay?: SearchOverlay;
+  /**
+   * Also search, at half weight, the synonyms of the words the query says (text/thesaurus.ts: "money
+   * back" searches "refund" too): what the answer pipeline does for a customer's words. The search
+   * route and the jobs search the words as given.
+   */
+  synonyms?: boolean;
 }
 
 export interface KnowledgeHit {
@@ -42,23 +49,25 @@ interface Ranked {
  * The one retrieval function of Parley (answers, refine, knowledge generation and the search route):
  * live, active articles in the workspace's (or the agent's) active folders, ranked for a question.
  *
- * Full-text search (BM25, search.repository.ts) alone, with its scores, unless an embedding model
+ * Full-text search (BM25, search.repository.ts; with `synonyms`, also the query's synonyms at half
+ * weight) alone, with its scores, unless an embedding model
  * is configured and the database has `vector`: then the query is embedded too, the nearest
  * articles by cosine distance are fused with the full-text ranking by reciprocal rank fusion, and
  * the score is the fused one. A failed query embedding falls back to full-text search alone.
  */
 export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
   const overlay = input.overlay ?? NO_OVERLAY;
+  const expansion = input.synonyms ? queryExpansion(input.query) : '';
   let ranked: Ranked[];
   if (embeddingsEnabled(ctx.config, ctx.db)) {
     const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
     const [lexical, nearest] = await Promise.all([
-      searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay),
+      searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay, expansion),
       nearestArticles(ctx, input.agentId, input.query, depth, overlay),
     ]);
     ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
   } else {
-    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit, overlay));
+    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit, overlay, expansion));
   }
   if (ranked.length === 0) return [];
   const ids = ranked.map((h) => h.articleId);

@@ -24,6 +24,7 @@ export async function searchArticles(ctx: WorkspaceContext, trace: StageTrace, q
         query,
         agentId,
         limit: SEARCH_LIMIT,
+        synonyms: true,
         ...(drafts.length ? { overlay: { include: drafts.map((d) => d.draftId), exclude: drafts.flatMap((d) => (d.replacesArticleId ? [d.replacesArticleId] : [])) } } : {}),
       },
     );
