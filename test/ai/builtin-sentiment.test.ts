@@ -27,6 +27,8 @@ describe('scoreSentiment', () => {
     'How can I lodge a complaint?',
     'error changing delivery address',
     'I need to return a broken lamp',
+    'Can I pay with AMEX or VISA?',
+    'THANK YOU SO MUCH!!',
   ];
 
   const complaints = [

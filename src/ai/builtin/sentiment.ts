@@ -116,8 +116,8 @@ export function scoreSentiment(text: string): SentimentScore {
   anger += Math.min(runs, 2) + (runs === 0 && /!/.test(normal) ? 0.5 : 0);
   anger += Math.min(normal.match(DEMAND)?.length ?? 0, 2);
   anger += Math.min(normal.match(WAITING)?.length ?? 0, 2) * 0.5;
-  // Shouting and demands are negative only with something negative said: "THANK YOU!!" is not.
-  if (anger > 0 && sum <= 0) add(-anger * 0.5);
+  // Anger is negative with something negative said, or from 3 points on: "THANK YOU!!" and "AMEX or VISA?" are not.
+  if (anger > 0 && (sum < 0 || (sum === 0 && anger >= 3))) add(-anger * 0.5);
   if (weight === 0) return { sentiment: 'neutral', score: 0, anger: round(anger), angry: false };
   const score = Math.max(-1, Math.min(1, round(sum / Math.max(weight, 2))));
   const sentiment: Sentiment = score < -0.25 ? 'negative' : score > 0.25 ? 'positive' : 'neutral';
