@@ -28,6 +28,8 @@ const facts = (over: Partial<ReplyFacts>): ReplyFacts => ({
   articleIds: ['a1', 'a2'],
   inputEscalate: false,
   negativeStreak: false,
+  angry: false,
+  personAsked: false,
   outputGuards: [],
   ...over,
 });
@@ -38,7 +40,8 @@ describe('replySource', () => {
   const base: Parameters<typeof replySource>[0] = { flowRan: false, intent: 'question', inputBlocked: false, performKnowledgeSearch: true, smallTalkReply: null };
   const table: [string, Partial<typeof base>, string][] = [
     ['a flow that ran replies before anything else', { flowRan: true, intent: 'human_request', inputBlocked: true }, 'flow'],
-    ['a request for a person comes next', { intent: 'human_request', inputBlocked: true }, 'human_request'],
+    ['a request for a person comes next', { intent: 'human_request', performKnowledgeSearch: false, inputBlocked: true }, 'human_request'],
+    ['a question put to a person ("ask an agent how ...") is answered from the knowledge', { intent: 'human_request', performKnowledgeSearch: true }, 'generated'],
     ['then an input guardrail that blocked', { inputBlocked: true, performKnowledgeSearch: false, smallTalkReply: 'Hi!' }, 'input_blocked'],
     ['small talk answered without a search', { intent: 'small_talk', performKnowledgeSearch: false, smallTalkReply: 'Hello!' }, 'small_talk'],
     ['small talk the planner did not word is answered from the knowledge', { performKnowledgeSearch: false, smallTalkReply: null }, 'generated'],
@@ -88,6 +91,48 @@ describe('decideReply', () => {
       'a second negative message gets the answer, an apology and a hand-over',
       { negativeStreak: true, generated: answered('Refunds take 5 to 7 business days.') },
       { message: `Refunds take 5 to 7 business days.\n\n${HANDOVER.negative}`, handover: true, reason: 'negative_sentiment', usedArticleIds: ['a1'] },
+    ],
+    [
+      'an angry message gets the answer, an apology and a hand-over',
+      { angry: true, generated: answered('Refunds take 5 to 7 business days.') },
+      { message: `Refunds take 5 to 7 business days.\n\n${HANDOVER.negative}`, handover: true, reason: 'negative_sentiment', usedArticleIds: ['a1'] },
+    ],
+    [
+      'an angry message the knowledge does not answer gets the apology, not "no reliable answer"',
+      { angry: true, generated: { answer: HANDOVER.other, handover: true, reason: 'missing_knowledge', usedArticleIds: [] } },
+      { message: HANDOVER.negative, handover: true, reason: 'negative_sentiment', usedArticleIds: [] },
+    ],
+    [
+      'a second negative message the knowledge does not answer gets the apology too',
+      { negativeStreak: true, generated: { answer: HANDOVER.unsure, handover: true, reason: 'low_confidence', usedArticleIds: [] } },
+      { message: HANDOVER.negative, handover: true, reason: 'negative_sentiment', usedArticleIds: [] },
+    ],
+    ['a calm message the knowledge does not answer keeps its reason', { generated: { answer: HANDOVER.unsure, handover: true, reason: 'low_confidence', usedArticleIds: [] } }, { message: HANDOVER.unsure, handover: true, reason: 'low_confidence' }],
+    ['an angry request for a person is a request for a person', { angry: true, source: 'human_request' }, { message: HANDOVER.customer, handover: true, reason: 'customer_request' }],
+    [
+      "an angry customer gets the flow's reply, then the apology and a hand-over",
+      { angry: true, source: 'flow', walk: walk({ replies: ['What is your order number?'] }) },
+      { message: `What is your order number?\n\n${HANDOVER.negative}`, handover: true, reason: 'negative_sentiment' },
+    ],
+    [
+      'a question put to a person that the knowledge answers is answered',
+      { personAsked: true, generated: answered('Open Account > Orders and click Cancel order.') },
+      { message: 'Open Account > Orders and click Cancel order.', handover: false, reason: null, usedArticleIds: ['a1'] },
+    ],
+    [
+      'a question put to a person that the knowledge does not answer goes to a person',
+      { personAsked: true, generated: { answer: HANDOVER.other, handover: true, reason: 'missing_knowledge', usedArticleIds: [] } },
+      { message: HANDOVER.customer, handover: true, reason: 'customer_request', usedArticleIds: [] },
+    ],
+    [
+      'an angry question put to a person that the knowledge does not answer gets the apology',
+      { personAsked: true, angry: true, generated: { answer: HANDOVER.other, handover: true, reason: 'missing_knowledge', usedArticleIds: [] } },
+      { message: HANDOVER.negative, handover: true, reason: 'negative_sentiment' },
+    ],
+    [
+      'an angry message whose answer an output guardrail blocks gets the guardrail hand-over',
+      { angry: true, outputGuards: [guard({})], generated: answered('Your refund is on its way.') },
+      { message: HANDOVER.guardrail, handover: true, reason: 'guardrail_block', usedArticleIds: [] },
     ],
     [
       'a hand-over already decided is not overridden by a negative streak',

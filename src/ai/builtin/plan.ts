@@ -1,10 +1,13 @@
 import type { PlanInput, PlanOutput } from '../contracts/plan.js';
 import { terms } from '../../text/terms.js';
+import { personRequest } from '../../text/person-request.js';
 import { scoreSentiment } from './sentiment.js';
 
 /**
  * The built-in engine's `plan_answer` method (docs/conversations.md): small talk, a request for a
- * person, or a question to search the knowledge base for, with the message's sentiment.
+ * person, or a question to search the knowledge base for, with the message's sentiment and whether
+ * the customer is angry enough for a person to take over (the default planning prompt's "hand over
+ * when the customer ... is angry").
  * Deterministic, offline, derived from its inputs alone.
  */
 
@@ -17,9 +20,6 @@ const FILLER = new Set([
   'and', 'the', 'for', 'your', 'help', 'that', 'was', 'helpful', 'perfect', 'awesome', 'cool', 'many', 'team', 'folks', 'guys', 'oh', 'ah',
   'well', 'yes', 'no', 'sure', 'fine', 'got', 'it', 'i', 'everyone', 'everybody', 'hope', 'doing', 'are', 'how', 'me', 'for',
 ]);
-const HUMAN_REQUEST =
-  /\b(?:speak|talk|chat|connect|transfer|escalate|put)\b[^.?!]{0,40}\b(?:human|person|people|agent|representative|rep|someone|somebody|manager|supervisor|operator|staff)\b|\b(?:real|live|actual)\s+(?:human|person|agent)\b|\bhuman\s+(?:agent|being|please)\b|^\s*(?:human|agent|operator|representative)\s*[.!?]*\s*$/i;
-
 /**
  * Planning instructions the built-in engine follows (a model reads the whole prompt): a line
  * "Always search the knowledge base when the customer mentions: a, b, c" makes a message holding
@@ -38,46 +38,34 @@ export function searchTopics(planningPrompt: string): string[][] {
   return topics;
 }
 
+/**
+ * The planning instruction to hand an angry customer over ("Hand the conversation to a human agent
+ * when the customer ... is angry"): without it, anger is reported but hands nothing over.
+ */
+const ANGER_INSTRUCTION = /\b(?:hand|escalate|transfer|pass)\b[^.\n]{0,120}\b(?:angry|abusive|furious|upset|rude|swears?)\b/i;
+
 export function planMessage(input: PlanInput): PlanOutput {
-  const { sentiment, score } = scoreSentiment(input.message);
-  const mood = `sentiment ${sentiment} (${score})`;
+  const scored = scoreSentiment(input.message);
+  const { sentiment, score, anger } = scored;
+  const angry = scored.angry && ANGER_INSTRUCTION.test(input.planningPrompt);
+  const mood = `sentiment ${sentiment} (${score}, anger ${anger})${angry ? ': the customer is angry, a person takes over after the answer' : scored.angry ? ': angry, but the planning instructions do not say to hand over' : ''}`;
+  const plan = (reasoning: string, intent: PlanOutput['intent'], performKnowledgeSearch: boolean, smallTalkReply: string | null = null): PlanOutput => ({
+    reasoning: `${reasoning} ${mood}.`,
+    performKnowledgeSearch,
+    intent,
+    smallTalkReply,
+    sentiment,
+    angry,
+  });
+  const person = personRequest(input.message);
   const said = new Set(terms(input.message));
   const topic = searchTopics(input.planningPrompt).find((stems) => stems.every((t) => said.has(t)));
-  if (topic && !HUMAN_REQUEST.test(input.message)) {
-    return {
-      reasoning: `The planning instructions say to search the knowledge base for "${topic.join(' ')}": search. ${mood}.`,
-      performKnowledgeSearch: true,
-      intent: 'question',
-      smallTalkReply: null,
-      sentiment,
-    };
-  }
-  if (HUMAN_REQUEST.test(input.message)) {
-    return {
-      reasoning: `The customer asks for a person; hand over without searching. ${mood}.`,
-      performKnowledgeSearch: false,
-      intent: 'human_request',
-      smallTalkReply: null,
-      sentiment,
-    };
-  }
-  const small = smallTalk(input.message);
-  if (small) {
-    return {
-      reasoning: `The message is ${small.kind} and asks nothing: no knowledge search. ${mood}.`,
-      performKnowledgeSearch: false,
-      intent: 'small_talk',
-      smallTalkReply: small.reply,
-      sentiment,
-    };
-  }
-  return {
-    reasoning: `The message asks for information or help: search the knowledge base. ${mood}.`,
-    performKnowledgeSearch: true,
-    intent: 'question',
-    smallTalkReply: null,
-    sentiment,
-  };
+  if (topic && person !== 'now') return plan(`The planning instructions say to search the knowledge base for "${topic.join(' ')}": search.`, 'question', true);
+  if (person === 'now') return plan('The customer asks for a person; hand over without searching.', 'human_request', false);
+  if (person === 'question') return plan('The customer asks a person a question: answer it from the knowledge base if it can, else hand over.', 'human_request', true);
+  const small = angry ? null : smallTalk(input.message);
+  if (small) return plan(`The message is ${small.kind} and asks nothing: no knowledge search.`, 'small_talk', false, small.reply);
+  return plan('The message asks for information or help: search the knowledge base.', 'question', true);
 }
 
 function smallTalk(message: string): { kind: string; reply: string } | null {

@@ -14,9 +14,12 @@ export type PlanInput = z.infer<typeof planInputSchema>;
 export const planOutputSchema = z.object({
   reasoning: z.string(),
   performKnowledgeSearch: z.boolean(),
-  intent: z.enum(['question', 'small_talk', 'human_request']).describe('question: needs an answer; small_talk: greeting, thanks, goodbye; human_request: asks for a person'),
+  intent: z
+    .enum(['question', 'small_talk', 'human_request'])
+    .describe('question: needs an answer; small_talk: greeting, thanks, goodbye; human_request: asks for a person (with performKnowledgeSearch true: asks a person a question, "can you ask an agent how ...")'),
   smallTalkReply: z.string().nullable().describe('the reply to small talk; null otherwise'),
   sentiment: z.enum(['positive', 'neutral', 'negative']).describe("the customer message's sentiment"),
+  angry: z.boolean().default(false).describe('the customer is clearly angry or abusive: a person takes over (after the answer, when there is one)'),
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 export type Intent = PlanOutput['intent'];

@@ -27,9 +27,12 @@ export const DEFAULT_PROMPTS: PromptSet = {
       id: 'planning.escalate',
       title: 'When to hand over to a person',
       content:
-        'Hand the conversation to a human agent when the customer asks for a person, is angry or ' +
-        'distressed, reports a security problem or a legal threat, or when the knowledge base has ' +
-        'no answer and the question needs one. Say that a colleague will follow up.',
+        'Hand the conversation to a human agent when the customer asks for a person, is clearly angry, ' +
+        'abusive or distressed (one such message is enough; a calm question about a refund, a ' +
+        'cancellation or a problem is not anger), reports a security problem or a legal threat, or ' +
+        'when the knowledge base has no answer and the question needs one. To an angry customer, ' +
+        'give the answer first when the knowledge base has it, then apologise and say that a ' +
+        'colleague will follow up. Otherwise say that a colleague will follow up.',
       enabled: true,
     },
   ],

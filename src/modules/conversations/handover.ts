@@ -18,7 +18,7 @@ export function handoverMessage(input: HandoverWording, reason: EscalationReason
       : reason === 'tool_failure'
         ? "I couldn't complete that just now. I've passed your conversation to a colleague, who will follow up with you shortly."
         : reason === 'negative_sentiment'
-          ? "I'm sorry about the trouble. I've passed your conversation to a colleague, who will follow up with you shortly."
+          ? "I'm sorry about this, and I understand how frustrating it is. I've passed your conversation to a colleague, who will follow up with you here shortly."
           : reason === 'guardrail_block'
             ? "I can't help with that here. I've passed your conversation to a colleague, who will follow up with you shortly."
             : "I don't have a reliable answer to that. I've passed your question to a colleague, who will follow up with you shortly.";

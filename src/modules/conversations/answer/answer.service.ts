@@ -116,6 +116,8 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
     articleIds: articles.map((a) => a.id),
     inputEscalate: input.check.escalate,
     negativeStreak: negativeStreak(request.history, plan.sentiment),
+    angry: plan.angry,
+    personAsked: plan.intent === 'human_request',
     outputGuards,
   });
   const { handover } = decision;

@@ -9,12 +9,14 @@ import { handoverMessage, type HandoverWording } from '../handover.js';
 export type ReplySource = 'flow' | 'human_request' | 'input_blocked' | 'small_talk' | 'generated';
 
 /**
- * Which source replies: a flow that ran; else a request for a person; else an input guardrail
- * that blocked; else small talk the planner answered (no search); else a generated answer.
+ * Which source replies: a flow that ran; else a request for a person (one that puts a question to
+ * a person, "can you ask an agent how ...", searches: the answer replies when there is one);
+ * else an input guardrail that blocked; else small talk the planner answered (no search); else a
+ * generated answer.
  */
 export function replySource(facts: { flowRan: boolean; intent: Intent; inputBlocked: boolean; performKnowledgeSearch: boolean; smallTalkReply: string | null }): ReplySource {
   if (facts.flowRan) return 'flow';
-  if (facts.intent === 'human_request') return 'human_request';
+  if (facts.intent === 'human_request' && !facts.performKnowledgeSearch) return 'human_request';
   if (facts.inputBlocked) return 'input_blocked';
   if (!facts.performKnowledgeSearch && facts.smallTalkReply) return 'small_talk';
   return 'generated';
@@ -34,6 +36,10 @@ export interface ReplyFacts {
   inputEscalate: boolean;
   /** This message and the customer's previous one are negative. */
   negativeStreak: boolean;
+  /** The planner found this message clearly angry or abusive. */
+  angry: boolean;
+  /** The customer put the question to a person ("ask an agent how ..."): unanswered, it goes to one. */
+  personAsked: boolean;
   outputGuards: readonly Guardrail[];
 }
 
@@ -85,16 +91,25 @@ function sourceReply(facts: ReplyFacts): Draft {
   }
 }
 
+/** A generated reply that hands over because the knowledge had no reliable answer. */
+const unanswered = (facts: ReplyFacts, reply: Draft) => facts.source === 'generated' && reply.handover && (reply.reason === 'missing_knowledge' || reply.reason === 'low_confidence');
+
 /**
  * The agent's reply to one message, from what the stages found: the source's reply, then the
- * input guardrail's escalation, a negative streak (an apology and a hand-over after the answer),
- * and the output guardrails (redact; block: the hand-over message instead; escalate). Pure: the
- * decision table of `test/conversations/decide-reply.test.ts`.
+ * customer's mood and wishes, then the output guardrails (redact; block: the hand-over message
+ * instead; escalate). An angry message, or a second negative one in a row, hands over with
+ * `negative_sentiment` and an apology: after the answer when the knowledge answers it, instead of
+ * the "no reliable answer" hand-over when it does not. A question put to a person that the
+ * knowledge does not answer hands over as `customer_request`. An input guardrail's escalation
+ * answers, then hands over. Pure: the decision table of `test/conversations/decide-reply.test.ts`.
  */
 export function decideReply(facts: ReplyFacts): ReplyDecision {
   let reply = sourceReply(facts);
+  const upset = facts.angry || facts.negativeStreak;
+  if (unanswered(facts, reply) && upset) reply = handover(facts, 'negative_sentiment');
+  else if (unanswered(facts, reply) && facts.personAsked) reply = handover(facts, 'customer_request');
   if (!reply.handover && facts.inputEscalate) reply = { ...reply, handover: true, reason: 'guardrail_block' };
-  if (!reply.handover && facts.negativeStreak) {
+  if (!reply.handover && upset) {
     reply = { ...reply, handover: true, reason: 'negative_sentiment', message: `${reply.message}\n\n${handoverMessage(facts.wording, 'negative_sentiment')}` };
   }
   const output = runGuardrails(facts.outputGuards, { stage: 'output', text: reply.message, citations: reply.usedArticleIds });

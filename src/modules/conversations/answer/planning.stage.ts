@@ -29,7 +29,7 @@ export interface Planning {
 
 /** When planning fails the agent searches, as for any question. */
 function failedPlan(error: unknown): PlanOutput {
-  return { reasoning: `Planning failed (${errorText(error)}); searching the knowledge base.`, performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' };
+  return { reasoning: `Planning failed (${errorText(error)}); searching the knowledge base.`, performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false };
 }
 
 /**
