@@ -196,8 +196,8 @@ describe('built-in rule drafting: instruction shapes', () => {
 
   it('refuses a flat draft whose children are missing or reused', () => {
     const node = (id: string, next: string | null) => ({ id, type: 'message' as const, message: 'x', field: null, question: null, dataType: null, required: null, conditions: null, toolId: null, inputs: null, tagIds: null, reason: null, next, then: null, else: null, onSuccess: null, onFailure: null });
-    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'b')] }), { error: 'node "b" is named as a child but not listed' });
-    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'a')] }), { error: 'node "a" is used twice (a flow is a tree)' });
+    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'b')], warnings: [] }), { error: 'node "b" is named as a child but not listed' });
+    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'a')], warnings: [] }), { error: 'node "a" is used twice (a flow is a tree)' });
   });
 });
 

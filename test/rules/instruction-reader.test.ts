@@ -24,7 +24,7 @@ async function converse(flow: FlowNode | null, opener: string, answers: string[]
   const questions: string[] = [];
   let message = opener;
   for (let turn = 0; turn < 8; turn++) {
-    const walk = await walkFlow(flow, { message, context: { time: { date: TODAY, hour: 10, weekday: 4 } }, state }, dryRunTools);
+    const walk = await walkFlow(flow, { message, context: { message: { content: message }, time: { date: TODAY, hour: 10, weekday: 4 } }, state }, dryRunTools);
     for (const step of walk.steps) {
       if (step.type === 'collect' && 'reply' in step && step.reply) questions.push(step.reply);
       else if ('reply' in step && step.reply) said.push(step.reply);
