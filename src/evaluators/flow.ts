@@ -12,7 +12,7 @@ export const FLOW_NODE_TYPES = ['message', 'collect', 'condition', 'tool', 'tag'
 export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
 
 /** The data types a `collect` node validates answers with. */
-export const COLLECT_DATA_TYPES = ['string', 'number', 'boolean', 'date', 'email'] as const;
+export const COLLECT_DATA_TYPES = ['string', 'number', 'boolean', 'date', 'email', 'identifier', 'days'] as const;
 export type CollectDataType = (typeof COLLECT_DATA_TYPES)[number];
 
 /** Why a flow hands over (the system group `Escalation Reason`, wave2-decisions §1). */

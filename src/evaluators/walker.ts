@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ConditionsResult, evaluateConditions } from './conditions.js';
 import { type EvaluationContext, interpolate, MISSING, resolvePath } from './context.js';
 import { CHILD_KEYS, type ChildKey, type CollectDataType, type CollectNode, type FlowNode } from './flow.js';
+import { readDays, readIdentifier, readNumber } from '../text/values.js';
 
 /**
  * The flow walker (wave2-decisions §4, docs/rules.md): runs an intent rule's flow for one customer
@@ -111,10 +112,9 @@ function idOf(byId: Map<string, FlowNode>, node: FlowNode): string {
 const YES = new Set(['yes', 'y', 'yeah', 'yep', 'yup', 'sure', 'true', 'correct', 'right', 'ok', 'okay', 'affirmative', 'ja', 'oui', 'si', 'sí']);
 const NO = new Set(['no', 'n', 'nope', 'nah', 'false', 'wrong', 'incorrect', 'negative', 'nein', 'non']);
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-const NUMBER = /-?\d+(?:[.,]\d+)?/;
 
 /** Reads an answer of the node's data type from a customer message; undefined when there is none. */
-export function parseAnswer(type: CollectDataType, message: string): unknown {
+export function parseAnswer(type: CollectDataType, message: string, today?: string): unknown {
   const text = message.trim();
   if (!text) return undefined;
   switch (type) {
@@ -122,10 +122,12 @@ export function parseAnswer(type: CollectDataType, message: string): unknown {
       return text.slice(0, 1_000);
     case 'email':
       return EMAIL.exec(text)?.[0].toLowerCase();
-    case 'number': {
-      const match = NUMBER.exec(text.replace(/(\d)[ '](?=\d{3}\b)/g, '$1'));
-      return match ? Number(match[0].replace(',', '.')) : undefined;
-    }
+    case 'number':
+      return readNumber(text);
+    case 'identifier':
+      return readIdentifier(text);
+    case 'days':
+      return readDays(text, today);
     case 'boolean': {
       const first = text.toLowerCase().match(/[\p{L}]+/u)?.[0] ?? '';
       return YES.has(first) ? true : NO.has(first) ? false : undefined;
@@ -144,6 +146,8 @@ const DATA_TYPE_WORDS: Record<CollectDataType, string> = {
   boolean: 'a yes or no',
   date: 'a date',
   email: 'an email address',
+  identifier: 'a number or reference',
+  days: 'a date or how many days ago',
 };
 
 /** Tool inputs: a value that is exactly `${path}` keeps the context value's type; other strings are interpolated. */
@@ -233,7 +237,7 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
         const known = resolvePath(view(), ['rule', node.field]);
         if (answerFor === node) {
           answerFor = undefined;
-          const value = parseAnswer(node.dataType, input.message);
+          const value = parseAnswer(node.dataType, input.message, input.context.time?.date);
           if (value !== undefined) {
             store(node.field, value);
             steps.push({ nodeId, type: 'collect', field: node.field, action: 'accepted', value, attempts });

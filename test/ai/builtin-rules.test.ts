@@ -32,7 +32,7 @@ const scalar = (path: string, dataType: string, operator: string, value?: unknow
 describe('built-in rule drafting: instruction shapes', () => {
   it('1. numbered steps: ask, then a quoted reply with interpolation', () => {
     assert.deepEqual(flowOf('1. Ask for the order number.\n2. Say "Thanks, I am checking order ${rule.orderNumber}."'), {
-      ...collect('ask_order_number', 'orderNumber', 'What is your order number?'),
+      ...collect('ask_order_number', 'orderNumber', 'What is your order number?', 'identifier'),
       next: { id: 'say_thanks_checking_order', type: 'message', message: 'Thanks, I am checking order ${rule.orderNumber}.' },
     });
   });
@@ -42,7 +42,7 @@ describe('built-in rule drafting: instruction shapes', () => {
     assert.equal(drafted.name, 'Refund');
     assert.equal(drafted.description, 'A customer asks about a refund');
     assert.deepEqual(drafted.flowConfig, {
-      ...collect('ask_order_number', 'orderNumber', 'What is your order number?'),
+      ...collect('ask_order_number', 'orderNumber', 'What is your order number?', 'identifier'),
       next: {
         ...collect('ask_refund_amount', 'refundAmount', 'What is your refund amount?', 'number'),
         next: {
@@ -60,7 +60,7 @@ describe('built-in rule drafting: instruction shapes', () => {
     assert.deepEqual(flowOf('Ask the customer for their email address and order number. Then look up the order. Tag the conversation as Refund.'), {
       ...collect('ask_email', 'email', 'What is your email address?', 'email'),
       next: {
-        ...collect('ask_order_number', 'orderNumber', 'What is your order number?'),
+        ...collect('ask_order_number', 'orderNumber', 'What is your order number?', 'identifier'),
         next: { id: 'call_order_lookup', type: 'tool', toolId: LOOKUP, inputs: { orderNumber: '${rule.orderNumber}' }, next: { id: 'tag_refund', type: 'tag', tagIds: [REFUND_TAG] } },
       },
     });
@@ -85,7 +85,7 @@ describe('built-in rule drafting: instruction shapes', () => {
   });
 
   it('6. reply and end the conversation', () => {
-    assert.deepEqual(flowOf('Reply "We are open 9 to 5 on weekdays." and end the conversation.'), { id: 'end', type: 'end', message: 'We are open 9 to 5 on weekdays.' });
+    assert.deepEqual(flowOf('Reply "We are open 9 to 5 on weekdays." and end the conversation.'), { id: 'say_open_9_5', type: 'message', message: 'We are open 9 to 5 on weekdays.', next: { id: 'end', type: 'end' } });
   });
 
   it('7. a yes/no question, a boolean condition, an escalation with its own message', () => {
@@ -117,7 +117,7 @@ describe('built-in rule drafting: instruction shapes', () => {
 
   it('10. a date field and a condition on what the message says (all words, by stem)', () => {
     assert.deepEqual(flowOf('Collect the date of the delivery.\nIf the customer says the parcel is damaged then escalate.'), {
-      ...collect('ask_date_delivery', 'dateDelivery', 'What is the date of the delivery?', 'date'),
+      ...collect('ask_date_delivery', 'dateDelivery', 'When was the delivery? (a date, or how many days ago)', 'days'),
       next: {
         id: 'check_parcel_damaged',
         type: 'condition',
@@ -143,7 +143,7 @@ describe('built-in rule drafting: instruction shapes', () => {
   it('12. typographic quotes', () => {
     const drafted = draft('Say “Hello! How can I help?”');
     assert.deepEqual(drafted.flowConfig, { id: 'say_hello_help', type: 'message', message: 'Hello! How can I help?' });
-    assert.equal(drafted.name, 'Hello! How can I help');
+    assert.equal(drafted.name, 'Hello');
   });
 
   it('13. two actions in one sentence with ", then"', () => {
@@ -169,7 +169,7 @@ describe('built-in rule drafting: instruction shapes', () => {
   });
 
   it('15. guidance without steps gives a rule without a flow', () => {
-    assert.deepEqual(draft('Always be polite.'), { name: 'Always be polite', description: 'Always be polite.', flowConfig: null });
+    assert.deepEqual(draft('Always be polite.'), { name: 'Always polite', description: 'Always be polite.', flowConfig: null, warnings: [] });
   });
 
   it('16. "below" and a tag that does not exist (no invented ids), under a number condition', () => {
@@ -196,8 +196,8 @@ describe('built-in rule drafting: instruction shapes', () => {
 
   it('refuses a flat draft whose children are missing or reused', () => {
     const node = (id: string, next: string | null) => ({ id, type: 'message' as const, message: 'x', field: null, question: null, dataType: null, required: null, conditions: null, toolId: null, inputs: null, tagIds: null, reason: null, next, then: null, else: null, onSuccess: null, onFailure: null });
-    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'b')] }), { error: 'node "b" is named as a child but not listed' });
-    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'a')] }), { error: 'node "a" is used twice (a flow is a tree)' });
+    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'b')], warnings: [] }), { error: 'node "b" is named as a child but not listed' });
+    assert.deepEqual(flowOfDraft({ name: 'r', description: 'd', rootId: 'a', nodes: [node('a', 'a')], warnings: [] }), { error: 'node "a" is used twice (a flow is a tree)' });
   });
 });
 

@@ -161,3 +161,40 @@ describe('flow schema limits', () => {
     assert.deepEqual(withNodeIds(flowConfigSchema.parse({ type: 'message', message: 'a', next: { id: 'n1', type: 'end' } })), { id: 'n2', type: 'message', message: 'a', next: { id: 'n1', type: 'end' } });
   });
 });
+
+describe('collect: values read out of the customer words', () => {
+  const today = '2026-11-26';
+  it('reads identifiers, amounts and days the way customers write them', () => {
+    assert.equal(parseAnswer('identifier', 'It is order 48213, I bought it 45 days ago'), '48213');
+    assert.equal(parseAnswer('identifier', 'order #77120 and it cost $149.99'), '77120');
+    assert.equal(parseAnswer('identifier', 'my member number is TR-55821'), 'TR-55821');
+    assert.equal(parseAnswer('identifier', 'I paid $320 for it'), undefined);
+    assert.equal(parseAnswer('number', 'It was $149.99'), 149.99);
+    assert.equal(parseAnswer('number', 'order 48213, it cost $1,299.00'), 1299);
+    assert.equal(parseAnswer('number', '149,90 euros'), 149.9);
+    assert.equal(parseAnswer('days', 'I bought it 45 days ago', today), 45);
+    assert.equal(parseAnswer('days', 'about 3 weeks ago', today), 21);
+    assert.equal(parseAnswer('days', 'two months ago', today), 60);
+    assert.equal(parseAnswer('days', 'on November 24th', today), 2);
+    assert.equal(parseAnswer('days', 'I bought it on 7 November 2023', today), 1115);
+    assert.equal(parseAnswer('days', '2026-11-06', today), 20);
+    assert.equal(parseAnswer('days', 'can you make it December 6th?', today), 10);
+    assert.equal(parseAnswer('days', 'no idea', today), undefined);
+  });
+
+  it('stores the value, not the sentence, and a condition compares it', async () => {
+    const f = flow({
+      id: 'o', type: 'collect', field: 'orderNumber', question: 'Order number?', dataType: 'identifier',
+      next: { id: 'a', type: 'collect', field: 'orderAgeDays', question: 'How many days ago?', dataType: 'days',
+        next: { id: 'c', type: 'condition', conditions: [{ scope: 'SCALAR', predicate: [{ left: { path: 'rule.orderAgeDays', dataType: 'number' }, operator: '>', right: { value: 30 } }] }],
+          then: { id: 'h', type: 'escalate', reason: 'rule_escalation' }, else: { id: 'm', type: 'message', message: 'Refund for ${rule.orderNumber}' } } },
+    });
+    const context = { time: { date: today, hour: 9, weekday: 4 } };
+    const first = await walk(f, 'refund please', null, dryRunTools, context);
+    const second = await walk(f, 'It is order 48213, I bought it 45 days ago', first.state, dryRunTools, context);
+    const third = await walk(f, '45 days ago', second.state, dryRunTools, context);
+    assert.deepEqual([third.status, third.state.collected], ['escalated', { orderNumber: '48213', orderAgeDays: 45 }]);
+    const recent = await walk(f, 'November 20th', second.state, dryRunTools, context);
+    assert.deepEqual([recent.status, recent.replies], ['completed', ['Refund for 48213']]);
+  });
+});

@@ -102,4 +102,17 @@ describe('draft rules', () => {
     const published = await createRule(t, w);
     await fail('POST', publishPath(published.id), 409, /already published/, { botIds: [agent] });
   });
+
+  it('names the parts of the instructions it did not understand in warnings (draft and refine)', async () => {
+    const clean = await ok<Rule & { warnings: unknown[] }>(201, 'POST', draftPath, { behaviorInstructions: "Ask for the order number, then if the order is older than 30 days escalate to a human, otherwise say 'We will refund you'" });
+    assert.deepEqual(clean.warnings, []);
+    const unread = await ok<Rule & { warnings: { fragment: string; message: string }[] }>(201, 'POST', draftPath, {
+      behaviorInstructions: "Ask for the order number. If the moon is waning, escalate. Otherwise say 'All good'.",
+    });
+    assert.deepEqual(unread.warnings.map((w) => w.fragment), ['If the moon is waning, escalate', "Otherwise say \"All good\""]);
+    assert.match(unread.warnings[0]!.message, /^Not understood: the condition/);
+    assert.equal(JSON.stringify(unread.flowConfig).includes('All good'), false);
+    const refined = await ok<Rule & { warnings: { fragment: string }[] }>(200, 'POST', refinePath(clean.id), { refinementInstructions: 'Send them a coupon by SMS.' });
+    assert.deepEqual(refined.warnings.map((w) => w.fragment), ['Send them a coupon by SMS']);
+  });
 });

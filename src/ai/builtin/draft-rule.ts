@@ -1,47 +1,92 @@
 import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { capitalize, squash, truncateAtWord } from '../../text/sentences.js';
+import { terms } from '../../text/terms.js';
 import { type DraftedRule, type Scope, buildChain, link } from './flow-drafting.js';
 import { splitSteps } from './flow-reading.js';
 
 /**
  * The built-in engine's rule drafting (docs/rules.md): plain-language instructions become a rule
  * flow. Deterministic and offline. It reads one step per line (numbered `1.`/`1)`, bulleted `-`,
- * `*`, `•`) or, in prose, one step per sentence, and knows these shapes:
+ * `*`, `•`) or, in prose, one step per sentence (and "..., then ..." within one), and knows these shapes:
  *
- * - "ask (the customer) for X (and Y)", "collect/get/request X", "ask whether X" -> collect nodes
- * - "if/when X, (then) Y (, otherwise Z)", and a following "Otherwise Z" step -> condition nodes
- * - "escalate / hand over / transfer to a human (when X)" -> escalate (inside a condition)
- * - "tag (it) as X" -> a tag node naming the workspace tag X (skipped when there is none)
- * - quoted text ("..." or “...”) and "say/tell/reply/respond ..." -> message nodes
+ * - "ask (the customer) for X (and Y)", "ask whether X", "ask which/how ..." -> collect nodes
+ * - "if/when X(,) (then) Y(, otherwise Z)", "unless", a following "Otherwise Z" step -> condition
+ *   nodes (instruction-conditions.ts reads the condition; a value it tests that no step asks for is asked first)
+ * - "escalate / hand over / transfer to a human (when X)" -> escalate
+ * - "tag (it) (as) X" -> a tag node naming the workspace tag X
+ * - quoted text, "say/tell/reply ...", "offer/give ...", "apologise" -> message nodes
  * - "end/close the conversation" -> end; "look up / check / cancel ... " naming an action -> tool
  *
- * A first line such as "When a customer asks about a refund:" is the rule's trigger description.
+ * A first line or sentence such as "When a customer asks about a refund:", "Refunds:" or "If the
+ * customer asks for an invoice, ..." is the rule's trigger. Every other part it cannot read is named
+ * in `warnings`.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Drafting
+// Trigger and name
 
-function nameFrom(preamble: string | null, steps: readonly string[], quotes: readonly string[]): string {
-  const source = squash((preamble ?? steps[0] ?? 'Rule').replace(/⟦\d+⟧\.?|"[^"]*"/g, ' '));
-  const topic = /\b(?:about|regarding)\s+(?:(?:a|an|the|their|his|her|your)\s+)?(.+)$/i.exec(source)?.[1];
-  const base = topic ?? source.replace(/^(?:when|if)\s+(?:a|the)?\s*(?:customer|user)?\s*/i, '');
-  const name = capitalize(truncateAtWord(squash(base.replace(/[:.,]+$/, '')), 60));
-  // A step that is only a quote ("Say \"Hello!\"") is named by its text.
-  if (!topic && name.split(' ').length < 2 && quotes.length) return capitalize(truncateAtWord(squash(quotes[0]!.replace(/[.!?]+$/, '')), 60));
-  return name || 'Rule';
+const TRIGGER_VERBS = String.raw`(?:asks?|wants?|requests?|contacts?|writes?|mentions?|says?|complains?|reports?|needs?)`;
+const TRIGGER = new RegExp(String.raw`^(?:when|if|whenever)\s+(?:a|an|the|one of our)?\s*(?:customer|user|someone|somebody|member|shopper|buyer|client|person)s?\s+${TRIGGER_VERBS}\b[^,:]*?(?=[,:]|\s+(?:ask|tag|say|tell|reply|escalate|hand|transfer|apologi[sz]e|give|offer)\b)`, 'i');
+
+/** The trigger said at the start of prose ("If the customer asks for an invoice, ask ..."), and the rest. */
+function leadingTrigger(step: string): { trigger: string; rest: string } | null {
+  const match = TRIGGER.exec(step) ?? /^(?:for|anything (?:about|regarding))\s+[^,:]+?(?=[,:]|\s+[-–—]\s+|\s+(?:ask|tag|say|tell|escalate|hand|transfer)\b)/i.exec(step);
+  // "If the customer asks to speak to a human, ...": a condition of the flow, not the rule's topic.
+  if (!match || /\b(?:human|person|agent|representative|operator|manager|someone)\b/i.test(match[0])) return null;
+  const rest = step.slice(match[0].length).replace(/^\s*(?:[,:]|[-–—])?\s*(?:then\s+)?/, '');
+  return rest ? { trigger: match[0].trim(), rest } : null;
 }
 
-function descriptionFrom(preamble: string | null, instructions: string): string {
-  if (preamble) return capitalize(squash(preamble.replace(/^(?:when|if)\s+/i, '').replace(/:$/, '')));
-  return truncateAtWord(squash(instructions.replace(/^\s*(?:\d+[.)]|[-*•])\s+/gm, '')), 300);
+const NAME_NOISE = /^(?:(?:when|if|whenever|for|anything)\s+)?(?:(?:a|an|the|one of our)\s+)?(?:(?:customer|user|someone|somebody|member|shopper|buyer|client|person)s?\s+)?(?:(?:asks?|wants?|requests?|contacts?|writes?|mentions?|says?|reports?|needs?)\s+)?(?:(?:about|regarding|for|to)\s+)?(?:(?:a|an|the|their|his|her|your|some)\s+)?/i;
+const INSTRUCTION_VOCABULARY = new Set(
+  'ask asks say tell reply otherwise else then if when unless escalate hand over transfer human agent team customer customers order orders number days day older more less than tag them they their say offer give code please the and or with for of to a an you we our us will your it is are was be'.split(' '),
+);
+
+/** A short title from the instructions' most said word, with its neighbour when they go together. */
+function keywordName(text: string): string | null {
+  const words = (text.toLowerCase().match(/[\p{L}][\p{L}'-]+/gu) ?? []).filter((w) => w.length > 2);
+  const counts = new Map<string, number>();
+  for (const w of words) if (!INSTRUCTION_VOCABULARY.has(w) && terms(w).length) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || words.indexOf(a[0]) - words.indexOf(b[0]))[0]?.[0];
+  if (!top) return null;
+  const i = words.indexOf(top);
+  const next = words[i + 1];
+  const prev = words[i - 1];
+  const pair = next && counts.has(next) ? `${top} ${next}` : prev && counts.has(prev) ? `${prev} ${top}` : top;
+  return capitalize(pair);
 }
 
-/** Drafts a rule (name, trigger description, flow) from instructions. */
+function nameFrom(trigger: string | null, instructions: string): string {
+  if (trigger) {
+    const complaint = /\bcomplains?\b/i.test(trigger);
+    let base = squash(trigger.replace(/\([^)]*\)/g, ' ').replace(/"[^"]*"/g, ' ').replace(/[:.,]+$/, ''));
+    base = base.replace(NAME_NOISE, '').replace(/\b(?:their|his|her)\s+/gi, '');
+    base = base.replace(/^(?:complains?\s+)?(?:about\s+)?/i, '');
+    if (complaint) base = `Complaint about ${base}`;
+    const name = capitalize(truncateAtWord(base, 50));
+    if (name && name.split(/\s+/).length <= 8) return name;
+  }
+  return keywordName(instructions.replace(/"[^"]*"|'[^']*'/g, (q) => ` ${q} `)) ?? 'Rule';
+}
+
+/** Drafts a rule (name, trigger description, flow, warnings) from instructions. */
 export function draftRuleFlow(input: { behaviorInstructions: string; tags: readonly DraftingTag[]; actions: readonly DraftingAction[] }): DraftedRule {
-  const { preamble, steps, quotes } = splitSteps(input.behaviorInstructions);
-  const scope: Scope = { tags: input.tags, actions: input.actions, fields: [], ids: new Set() };
-  const nodes = buildChain(steps, quotes, scope);
+  const split = splitSteps(input.behaviorInstructions);
+  let preamble = split.preamble;
+  const steps = [...split.steps];
+  if (!preamble && steps.length) {
+    const lead = leadingTrigger(steps[0]!);
+    if (lead) {
+      preamble = lead.trigger;
+      steps[0] = lead.rest;
+    }
+  }
+  const scope: Scope = { tags: input.tags, actions: input.actions, fields: [], ids: new Set(), warnings: [] };
+  const nodes = buildChain(steps, split.quotes, scope);
+  const restored = preamble?.replace(/⟦(\d+)⟧/g, (_m, i: string) => `"${split.quotes[Number(i)]}"`) ?? null;
+  const description = restored
+    ? capitalize(squash(restored.replace(/^(?:when|if|whenever)\s+/i, '').replace(/:$/, '')))
+    : truncateAtWord(squash(input.behaviorInstructions.replace(/^\s*(?:\d+[.)]|[-*•])\s+/gm, '')), 300);
   // Nothing to do step by step ("Always be polite"): a rule without a flow, its description guides the agent.
-  return { name: nameFrom(preamble, steps, quotes), description: descriptionFrom(preamble, input.behaviorInstructions), flowConfig: nodes.length ? link(nodes) : null };
+  return { name: nameFrom(restored, input.behaviorInstructions), description, flowConfig: nodes.length ? link(nodes) : null, warnings: scope.warnings };
 }
-

@@ -49,6 +49,12 @@ export function splitSteps(instructions: string): { preamble: string | null; ste
   } else {
     bodies = lines.flatMap((l) => splitSentences(l));
     if (bodies.length > 1 && /:$/.test(bodies[0]!)) preamble = bodies.shift()!.replace(/:$/, '');
+    // "Warranty claims: ask for ...": a short title before a colon is the trigger.
+    const titled = preamble === null ? /^([^:⟦]{2,60}):\s+(.+)$/.exec(bodies[0] ?? '') : null;
+    if (titled && titled[1]!.trim().split(/\s+/).length <= 5 && !/^(?:when|if|whenever)\b/i.test(titled[1]!)) {
+      preamble = titled[1]!.trim();
+      bodies[0] = titled[2]!;
+    }
   }
   // "When a customer asks about X: ..." opening the prose is a trigger, not a step.
   if (preamble === null && bodies.length > 0 && /^(?:when|if)\b[^:]*\b(?:asks?|wants?|requests?|contacts?|writes?|mentions?)\b[^:]*:\s*/i.test(bodies[0]!)) {
@@ -88,8 +94,9 @@ export function fieldName(phrase: string): string {
 export function fieldType(phrase: string): CollectDataType {
   const lower = phrase.toLowerCase();
   if (/\be-?mail\b/.test(lower)) return 'email';
-  if (/\b(?:date|birthday|day of|when)\b/.test(lower)) return 'date';
-  if (/\b(?:amount|quantity|how many|number of|count|price|total|cost|age|sum)\b/.test(lower)) return 'number';
+  if (/\b(?:date|birthday|day of|when|how long ago)\b/.test(lower)) return 'days';
+  if (/\b(?:amount|quantity|how many|how much|number of|count|price|total|cost|age|sum|units)\b/.test(lower)) return 'number';
+  if (/\b(?:number|no|nr|id|reference|ref|code)\b|#/.test(lower) && !/\bphone\b|\bdigits\b/.test(lower)) return 'identifier';
   return 'string';
 }
 
@@ -108,8 +115,10 @@ export function questionFor(phrase: string, type: CollectDataType, whether: bool
     const clause = toSecondPerson(phrase).replace(/^(?:if|whether)\s+/i, '');
     return `Could you tell me whether ${clause}?`;
   }
+  if (/^(?:what|which|how|when|where|who|why)\b/i.test(phrase.trim())) return `Could you tell me ${toSecondPerson(phrase.trim())}?`;
   const noun = toSecondPerson(phrase).replace(/^(?:your|the|a|an)\s+/i, '');
-  if (type === 'email') return 'What is your email address?';
+  if (type === 'email') return /\be-?mail\b/i.test(noun) && noun.split(/\s+/).length > 2 ? `What is the ${noun}?` : 'What is your email address?';
+  if (type === 'days') return `When was ${/\bof\b/i.test(noun) ? 'the' : 'your'} ${noun.replace(/\bdate\s+of\s+(?:the\s+)?/i, '').replace(/\s*\bdate\b\s*/i, ' ').trim() || 'it'}? (a date, or how many days ago)`;
   return /\bof\b/i.test(noun) ? `What is the ${noun}?` : `What is your ${noun}?`;
 }
 
@@ -126,9 +135,9 @@ const SPEECH_VERBS = /^(?:says?|said|mentions?|writes?|asks?|wants?|tells?|repor
 const HUMAN = /\b(?:human|person|people|agent|representative|someone|somebody|operator|manager|staff)\b/i;
 
 /** Which known field a condition text speaks of, by shared words. */
-export function knownField(text: string, fields: readonly { field: string; phrase: string }[]): { field: string; phrase: string } | undefined {
+export function knownField<F extends { field: string; phrase: string }>(text: string, fields: readonly F[]): F | undefined {
   const lower = text.toLowerCase();
-  let best: { field: string; phrase: string } | undefined;
+  let best: F | undefined;
   let bestScore = 0;
   for (const f of fields) {
     const score = similarity(lower, f.phrase) + (lower.includes(f.phrase.toLowerCase()) ? 1 : 0);

@@ -1,5 +1,6 @@
 import { similarity } from '../../text/similarity.js';
 import { terms } from '../../text/terms.js';
+import { RULE_MATCH_THRESHOLD } from '../contracts/match-rule.js';
 
 /** The built-in engine's `match_rules` method (docs/rules.md): a cosine of stemmed terms, with counter-examples. */
 
@@ -13,6 +14,10 @@ import { terms } from '../../text/terms.js';
  */
 const COUNTER_EXAMPLES = /not for messages like:\s*"([^"]*)"\.?/gi;
 export const COUNTER_EXAMPLE_SIMILARITY = 0.6;
+/** A message triggers a rule only when it shares at least this many distinct terms with it. */
+export const MIN_SHARED_TERMS = 2;
+/** The highest score of a message sharing fewer terms: under the match threshold. */
+const ONE_WORD_CEILING = RULE_MATCH_THRESHOLD / 2;
 
 export function counterExamples(description: string): string[] {
   return [...description.matchAll(COUNTER_EXAMPLES)].map((m) => m[1]!);
@@ -27,8 +32,10 @@ export function matchRules(input: { message: string; rules: readonly { id: strin
     const excluded = counterExamples(rule.description).find((example) => similarity(input.message, example) >= COUNTER_EXAMPLE_SIMILARITY);
     if (excluded !== undefined) return { ruleId: rule.id, score: 0, reason: `the rule is not for messages like "${excluded}"` };
     const text = `${rule.name}. ${rule.description.replace(COUNTER_EXAMPLES, ' ')}`;
-    const score = Math.round(similarity(input.message, text) * 1000) / 1000;
     const shared = [...new Set(terms(text))].filter((t) => messageTerms.has(t));
+    // One shared word is not an intent ("Can I pay by invoice?" is not the invoice-request rule): below the threshold.
+    const cosine = similarity(input.message, text);
+    const score = Math.round((shared.length >= MIN_SHARED_TERMS ? cosine : Math.min(cosine, ONE_WORD_CEILING)) * 1000) / 1000;
     const reason = shared.length
       ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description`
       : "the message shares no terms with the rule's name and description";

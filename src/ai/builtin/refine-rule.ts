@@ -3,6 +3,7 @@ import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { draftRuleFlow } from './draft-rule.js';
 import { type DraftedRule, type Scope, link, messageText, nodeId, stepNodes } from './flow-drafting.js';
 import { fieldName, knownField, quotesIn, splitSteps } from './flow-reading.js';
+import type { KnownField } from './instruction-conditions.js';
 
 /** The built-in engine's `refine_rule` method (docs/rules.md lists the edits it understands). */
 
@@ -30,10 +31,10 @@ function allIds(root: FlowNode, into = new Set<string>()): Set<string> {
   return into;
 }
 
-function collectedFields(root: FlowNode): { field: string; phrase: string }[] {
-  const out: { field: string; phrase: string }[] = [];
+function collectedFields(root: FlowNode): KnownField[] {
+  const out: KnownField[] = [];
   const visit = (node: FlowNode) => {
-    if (node.type === 'collect') out.push({ field: node.field, phrase: node.field.replace(/([A-Z])/g, ' $1').toLowerCase() });
+    if (node.type === 'collect') out.push({ field: node.field, phrase: node.field.replace(/([A-Z])/g, ' $1').toLowerCase(), dataType: node.dataType });
     for (const key of ['then', 'else', 'onSuccess', 'onFailure', 'next'] as const) {
       const child = (node as Partial<Record<typeof key, FlowNode>>)[key];
       if (child) visit(child);
@@ -70,11 +71,11 @@ export function refineRuleFlow(input: {
   if (!input.rule.flowConfig) {
     // A rule without a flow gets the one its refinement describes.
     const drafted = draftRuleFlow({ behaviorInstructions: input.refinementInstructions, tags: input.tags, actions: input.actions });
-    return { name: input.rule.name, description: input.rule.description, flowConfig: drafted.flowConfig };
+    return { name: input.rule.name, description: input.rule.description, flowConfig: drafted.flowConfig, warnings: drafted.warnings };
   }
   const original: FlowNode = structuredClone(input.rule.flowConfig);
   let root: FlowNode = original;
-  const scope: Scope = { tags: input.tags, actions: input.actions, fields: collectedFields(original), ids: allIds(original) };
+  const scope: Scope = { tags: input.tags, actions: input.actions, fields: collectedFields(original), ids: allIds(original), warnings: [] };
   const { steps, quotes } = splitSteps(input.refinementInstructions);
   for (const step of steps) {
     const text = step.trim();
@@ -117,7 +118,7 @@ export function refineRuleFlow(input: {
     chain.splice(at, 0, ...produced.filter((n, i) => i === 0 || !isTerminal(produced[i - 1]!)));
     root = relink(chain.slice(0, chain.findIndex(isTerminal) + 1 || chain.length));
   }
-  return { name: input.rule.name, description: input.rule.description, flowConfig: root };
+  return { name: input.rule.name, description: input.rule.description, flowConfig: root, warnings: scope.warnings };
 }
 
 /** Where a new condition goes: right after the collect node of the field it tests, else at the end. */

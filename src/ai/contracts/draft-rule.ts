@@ -65,5 +65,11 @@ export const draftRuleOutputSchema = z.object({
   description: z.string().describe('one sentence: when the rule applies (what customer messages trigger it)'),
   rootId: z.string().nullable().describe('id of the first node; null (and no nodes) when the instructions are guidance with no step to walk'),
   nodes: z.array(flatNodeSchema).max(200),
+  warnings: z
+    .array(z.object({ fragment: z.string().describe('the exact words of the instructions'), message: z.string().describe('why they are not in the flow, and the forms that are understood') }))
+    .max(50)
+    .default([])
+    .describe('every part of the instructions NOT turned into the flow (a condition, an action, a tag that does not exist); empty when all of it is'),
 });
+export type DraftWarning = z.infer<typeof draftRuleOutputSchema>['warnings'][number];
 export type DraftRuleOutput = z.infer<typeof draftRuleOutputSchema>;

@@ -1,4 +1,4 @@
-import type { DraftRuleOutput, RuleDraftingContext } from '../../ai/contracts/draft-rule.js';
+import type { DraftRuleOutput, DraftWarning, RuleDraftingContext } from '../../ai/contracts/draft-rule.js';
 import { LlmError } from '../../ai/index.js';
 import { authorOf, inTransaction } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -33,10 +33,11 @@ async function draftingContext(ctx: Ctx): Promise<RuleDraftingContext> {
 }
 
 /** Validates what a model (or the built-in engine) drafted: the flow language and what it names. */
-async function acceptDraft(ctx: Ctx, output: DraftRuleOutput): Promise<{ name: string; description: string; flowConfig: Record<string, unknown> | null }> {
+async function acceptDraft(ctx: Ctx, output: DraftRuleOutput): Promise<{ name: string; description: string; flowConfig: Record<string, unknown> | null; warnings: DraftWarning[] }> {
   const tree = flowOfDraft(output);
   if ('error' in tree) throw new AppError('bad_gateway', `the drafted flow is not a tree: ${tree.error}`);
-  const named = { name: output.name.trim().slice(0, 200) || 'Untitled rule', description: output.description.trim().slice(0, 4_000) };
+  const warnings = (output.warnings ?? []).map((w) => ({ fragment: w.fragment.slice(0, 2_000), message: w.message.slice(0, 2_000) }));
+  const named = { name: output.name.trim().slice(0, 200) || 'Untitled rule', description: output.description.trim().slice(0, 4_000), warnings };
   if (tree.flow === null) return { ...named, flowConfig: null };
   const parsed = flowConfigSchema.safeParse(tree.flow);
   if (!parsed.success) {
@@ -68,7 +69,7 @@ export const callOptions = (ctx: Ctx) => (ctx.signal ? { signal: ctx.signal } : 
 export async function draftRule(
   ctx: Ctx,
   body: { behaviorInstructions: string; name?: string; source: RuleSource; triggerType: TriggerType },
-): Promise<RuleWithAgents> {
+): Promise<DraftedRule> {
   const drafting = await draftingContext(ctx);
   const { output } = await modelCall(() =>
     ctx.llm.run(draftRuleTask, { behaviorInstructions: body.behaviorInstructions, ...drafting }, callOptions(ctx)),
@@ -91,11 +92,14 @@ export async function draftRule(
     authorOf(ctx),
     ctx.clock.now(),
   );
-  return { ...row, botIds: [] };
+  return { ...row, botIds: [], warnings: draft.warnings };
 }
 
+/** A drafted or refined rule with the parts of its instructions not turned into the flow. */
+export type DraftedRule = RuleWithAgents & { warnings: DraftWarning[] };
+
 /** Applies refinement instructions to a draft's flow (published rules change through PATCH). */
-export async function refineRule(ctx: Ctx, id: string, refinementInstructions: string): Promise<RuleWithAgents> {
+export async function refineRule(ctx: Ctx, id: string, refinementInstructions: string): Promise<DraftedRule> {
   const rule = await requireRule(ctx.db, ctx, id);
   requireDraft(rule, 'refine');
   const drafting = await draftingContext(ctx);
@@ -117,7 +121,7 @@ export async function refineRule(ctx: Ctx, id: string, refinementInstructions: s
       authorOf(ctx),
       ctx.clock.now(),
     );
-    return requireRule(tx.db, tx, id);
+    return { ...(await requireRule(tx.db, tx, id)), warnings: draft.warnings };
   });
 }
 

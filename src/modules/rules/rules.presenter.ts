@@ -30,6 +30,11 @@ export function presentRule(rule: RuleWithAgents) {
   return { ...presentRuleSummary(rule), flowConfig: rule.flowConfig };
 }
 
+/** A drafted or refined rule with the parts of its instructions it did not turn into the flow. */
+export function presentDraftedRule(rule: RuleWithAgents & { warnings: { fragment: string; message: string }[] }) {
+  return { ...presentRule(rule), warnings: rule.warnings };
+}
+
 /** A version as the history lists it: the rule as it was at that version, without the flow. */
 export function presentRuleVersionItem(rule: RuleWithAgents, version: RuleVersionRow) {
   const { item } = version;

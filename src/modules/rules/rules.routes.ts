@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
-import { presentRule, presentRuleSummary, presentRuleVersion, presentRuleVersionItem } from './rules.presenter.js';
+import { presentDraftedRule, presentRule, presentRuleSummary, presentRuleVersion, presentRuleVersionItem } from './rules.presenter.js';
 import {
   createRuleBodySchema,
   draftRuleBodySchema,
@@ -8,6 +8,7 @@ import {
   publishRuleBodySchema,
   refineRuleBodySchema,
   ruleListSchema,
+  draftedRuleSchema,
   ruleSchema,
   ruleTestResultSchema,
   ruleVersionParamsSchema,
@@ -65,12 +66,12 @@ export function ruleRoutes() {
         '`behaviorInstructions`: numbered or bulleted steps, "ask for X", "if X then Y", "hand over ' +
         'when ...", "tag as ...", quoted reply texts. Uses the configured model, or the built-in engine ' +
         'when none is configured. The draft has `botIds: []` until it is published. 502 when the model ' +
-        'fails or drafts an invalid flow.',
+        'fails or drafts an invalid flow. `warnings` names every part of the instructions not turned into the flow.',
       body: draftRuleBodySchema,
       status: 201,
       errors: [502],
-      response: ruleSchema,
-      handler: async ({ ctx, body }) => presentRule(await draftRule(ctx, body)),
+      response: draftedRuleSchema,
+      handler: async ({ ctx, body }) => presentDraftedRule(await draftRule(ctx, body)),
     }),
     defineRoute({
       method: 'GET',
@@ -126,8 +127,8 @@ export function ruleRoutes() {
       params: idParamsSchema,
       body: refineRuleBodySchema,
       errors: [404, 409, 502],
-      response: ruleSchema,
-      handler: async ({ ctx, params, body }) => presentRule(await refineRule(ctx, params.id, body.refinementInstructions)),
+      response: draftedRuleSchema,
+      handler: async ({ ctx, params, body }) => presentDraftedRule(await refineRule(ctx, params.id, body.refinementInstructions)),
     }),
     defineRoute({
       method: 'POST',

@@ -145,6 +145,12 @@ export const ruleSchema = z
   .object({ ...ruleFields, flowConfig: z.record(z.string(), z.unknown()).nullable() })
   .meta({ id: 'Rule', description: 'An intent or business rule; drafts have `botIds: []`, no version and no versionId.' });
 export const ruleListSchema = z.array(ruleSummarySchema);
+export const draftWarningSchema = z
+  .object({ fragment: z.string(), message: z.string() })
+  .meta({ id: 'RuleDraftWarning', description: 'A part of the instructions not turned into the flow: the exact words, and the forms that are understood.' });
+export const draftedRuleSchema = z
+  .object({ ...ruleFields, flowConfig: z.record(z.string(), z.unknown()).nullable(), warnings: z.array(draftWarningSchema) })
+  .meta({ id: 'DraftedRule', description: 'A drafted or refined rule with `warnings`: every part of the instructions it did not understand (empty when all of it is).' });
 
 const versionItemFields = {
   id: z.uuid(),

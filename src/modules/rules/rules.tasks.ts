@@ -125,11 +125,11 @@ export const draftRuleTask: LlmTask<DraftRuleInput, DraftRuleOutput> = {
   name: 'draft_rule',
   description: 'An intent rule drafted from instructions: name, trigger description and flow nodes.',
   schema: draftRuleOutputSchema,
-  system: `You turn a support team's plain-language instructions into an intent rule for a customer-support agent. ${LANGUAGE} Follow the instructions' steps in order; keep quoted texts exactly.`,
+  system: `You turn a support team's plain-language instructions into an intent rule for a customer-support agent. ${LANGUAGE} Follow the instructions' steps in order; keep quoted texts exactly. Never guess: a condition or action you cannot express goes in warnings with its exact words, and neither branch of an unread condition goes in the flow.`,
   prompt: (input) => `Instructions:\n${input.behaviorInstructions}\n\n${contextLines(input)}`,
   builtin: (input) => {
     const drafted = draftRuleFlow(input);
-    return { name: drafted.name, description: drafted.description, ...flatten(drafted.flowConfig) };
+    return { name: drafted.name, description: drafted.description, ...flatten(drafted.flowConfig), warnings: drafted.warnings };
   },
 };
 
@@ -143,7 +143,7 @@ export const refineRuleTask: LlmTask<RefineRuleInput, DraftRuleOutput> = {
     `Change requested:\n${input.refinementInstructions}\n\n${contextLines(input)}`,
   builtin: (input) => {
     const refined = refineRuleFlow({ ...input, rule: { ...input.rule, flowConfig: input.rule.flowConfig as FlowNode | null } });
-    return { name: refined.name, description: refined.description, ...flatten(refined.flowConfig) };
+    return { name: refined.name, description: refined.description, ...flatten(refined.flowConfig), warnings: refined.warnings };
   },
 };
 
