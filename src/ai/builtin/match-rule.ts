@@ -14,7 +14,7 @@ import { RULE_MATCH_THRESHOLD } from '../contracts/match-rule.js';
  */
 const COUNTER_EXAMPLES = /not for messages like:\s*"([^"]*)"\.?/gi;
 export const COUNTER_EXAMPLE_SIMILARITY = 0.6;
-/** A message triggers a rule only when it shares at least this many distinct terms with it. */
+/** A message triggers a rule only when it shares at least this many distinct terms with it (or all of its terms, when it has fewer). */
 export const MIN_SHARED_TERMS = 2;
 /** The highest score of a message sharing fewer terms: under the match threshold. */
 const ONE_WORD_CEILING = RULE_MATCH_THRESHOLD / 2;
@@ -33,9 +33,11 @@ export function matchRules(input: { message: string; rules: readonly { id: strin
     if (excluded !== undefined) return { ruleId: rule.id, score: 0, reason: `the rule is not for messages like "${excluded}"` };
     const text = `${rule.name}. ${rule.description.replace(COUNTER_EXAMPLES, ' ')}`;
     const shared = [...new Set(terms(text))].filter((t) => messageTerms.has(t));
-    // One shared word is not an intent ("Can I pay by invoice?" is not the invoice-request rule): below the threshold.
+    // One shared word of several is not an intent ("Can I pay by invoice?" is not the invoice-request rule):
+    // below the threshold. A message of one word ("Where is my order?") can only share that one.
     const cosine = similarity(input.message, text);
-    const score = Math.round((shared.length >= MIN_SHARED_TERMS ? cosine : Math.min(cosine, ONE_WORD_CEILING)) * 1000) / 1000;
+    const required = Math.min(MIN_SHARED_TERMS, messageTerms.size);
+    const score = Math.round((shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING)) * 1000) / 1000;
     const reason = shared.length
       ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description`
       : "the message shares no terms with the rule's name and description";
