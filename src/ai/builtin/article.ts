@@ -3,7 +3,8 @@ import { normalizeText, splitSentences, squash, stripMarkdown as plain, truncate
 import { countTerms } from '../../text/similarity.js';
 import { COMMON_STEMS, STOPWORDS, rarity, stem, terms, words } from '../../text/terms.js';
 import { extractKeywords } from './keywords.js';
-import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './questions.js';
+import { restoreLists } from './lists.js';
+import { QUESTION_WORDS, isCustomerQuestion, questionFromStatement, questionFromTitle } from './questions.js';
 
 /**
  * The built-in engine's article drafting: candidate knowledge (typed text, or a page's extracted
@@ -108,8 +109,9 @@ function parseBlocks(text: string): Block[] {
     seen.add(key);
     return true;
   });
-  return kept.map((block, i) => {
-    const next = kept[i + 1];
+  const listed = restoreLists(kept);
+  return listed.map((block, i) => {
+    const next = listed[i + 1];
     const looksLikeHeading =
       block.kind === 'para' && next !== undefined && next.kind !== 'heading' && isHeadingLike(block.text) &&
       (next.kind !== 'para' || next.text.length > block.text.length);
@@ -320,7 +322,7 @@ function tableRow(text: string, first: boolean): string {
 
 function isQuestionSentence(sentence: string): boolean {
   const count = words(sentence).length;
-  return sentence.endsWith('?') && count >= 3 && count <= 30;
+  return count >= 3 && count <= 30 && isCustomerQuestion(sentence);
 }
 
 /** A key that makes "How do I reset my password?" and "How can I reset my password?" equal. */
