@@ -5,9 +5,9 @@ import { describe, it } from 'node:test';
 import { draftArticle } from '../../src/ai/builtin/article.js';
 import { generateKnowledge } from '../../src/ai/builtin/generate-knowledge.js';
 import { indexPage } from '../../src/ai/builtin/index-page.js';
-import { questionFromTitle } from '../../src/ai/builtin/questions.js';
+import { questionFromStatement, questionFromTitle } from '../../src/ai/builtin/questions.js';
 import { extractHtml } from '../../src/ingest/extract/html.js';
-import { ACCOUNT_CATEGORY, BILLING_FAQ, HELP_HOME, RESET_PASSWORD, RETURN_ITEM, SHIPPING_COUNTRIES } from './pages.js';
+import { ACCOUNT_CATEGORY, APP_WONT_OPEN, BILLING_FAQ, CONTACT_US, GETTING_STARTED_CATEGORY, HELP_HOME, RESET_PASSWORD, RETURN_ITEM, SHIPPING_COUNTRIES } from './pages.js';
 
 /** A page as a knowledge job reads it: the source's paragraphs joined by blank lines, with its title. */
 function read(html: string): { text: string; title: string } {
@@ -41,6 +41,14 @@ describe('article drafting from help-center pages', () => {
     assert.match(mainKnowledge, /- Austria\n- Belgium\n- Denmark\n- France\n- Germany\n- Ireland\n- Italy\n- Netherlands\n- Spain\n- Sweden/);
   });
 
+  it('keeps a short heading after a list a heading, and numbered steps with their sentences', () => {
+    assert.match(
+      draft(CONTACT_US).mainKnowledge,
+      /- Chat – open the chat bubble in the app, we reply within minutes\n- Email – write to help@bloom\.test, we answer within 24 hours\n\n## Opening hours\n\nMonday to Friday/,
+    );
+    assert.match(draft(APP_WONT_OPEN).mainKnowledge, /Try these steps in order:\n\n1\. Restart your phone\.\n2\. Update the app/);
+  });
+
   it('keeps an FAQ page as question headings with their answers', () => {
     const { mainKnowledge, questions } = draft(BILLING_FAQ);
     assert.match(mainKnowledge, /## When will I be charged\?\n\nYour card is charged on the first day of each billing period\./);
@@ -50,7 +58,8 @@ describe('article drafting from help-center pages', () => {
   });
 
   it('writes questions a customer would ask, never a step with a question mark', () => {
-    for (const page of [RESET_PASSWORD, RETURN_ITEM, BILLING_FAQ, SHIPPING_COUNTRIES]) {
+    assert.ok(!draft(APP_WONT_OPEN).questions.some((q) => /keep/.test(q)), '"Your data is kept in your account." says where, not how long');
+    for (const page of [RESET_PASSWORD, RETURN_ITEM, BILLING_FAQ, SHIPPING_COUNTRIES, CONTACT_US]) {
       const { questions } = draft(page);
       assert.ok(questions.length >= 1, JSON.stringify(questions));
       for (const question of questions) assert.match(question, ASKS, `"${question}" is not a customer's question`);
@@ -76,21 +85,36 @@ describe('questions from headings', () => {
   });
 });
 
+describe('questions from statements', () => {
+  it('asks how long or when only when the statement gives a time, not a place', () => {
+    assert.equal(questionFromStatement('Refunds are processed within 5 business days.'), 'How long does it take to process a refund?');
+    assert.equal(questionFromStatement('Invoices are issued on the first day of each month.'), 'When are invoices issued?');
+    assert.equal(questionFromStatement('Reports are sent every Monday.'), 'When are reports sent?');
+    assert.equal(questionFromStatement('Your data is kept in your account.'), null);
+    assert.equal(questionFromStatement('Invoices are stored on our servers in the EU.'), null);
+  });
+});
+
 describe('index pages', () => {
   it('recognises a category page and a help-center home page as lists of other articles', () => {
-    for (const page of [ACCOUNT_CATEGORY, HELP_HOME]) {
+    for (const page of [ACCOUNT_CATEGORY, HELP_HOME, GETTING_STARTED_CATEGORY]) {
       const { text, title } = read(page);
       assert.ok(indexPage(text), `${title} is an index page`);
     }
   });
 
   it('does not take an article with lists, an FAQ or a list of countries for an index page', () => {
-    for (const page of [RESET_PASSWORD, RETURN_ITEM, BILLING_FAQ, SHIPPING_COUNTRIES]) {
+    for (const page of [RESET_PASSWORD, RETURN_ITEM, BILLING_FAQ, SHIPPING_COUNTRIES, CONTACT_US, APP_WONT_OPEN]) {
       const { text, title } = read(page);
       assert.equal(indexPage(text), null, title);
     }
     const checklist = ['Restart the app', 'Check your internet connection', 'Update to the latest version', 'Clear the cache', 'Sign out and sign in again', 'Reinstall the app'];
     assert.equal(indexPage(checklist.join('\n\n')), null, 'a checklist of steps is knowledge');
+    const terseFaq = [
+      'Shipping FAQ', 'Do you ship abroad?', 'Yes, to 20 countries.', 'How long does delivery take?', '3 to 5 business days.',
+      'Can I change my address?', 'Yes, until the order ships.', 'Do you ship to PO boxes?', 'No.', 'Is shipping free?', 'Over 50 EUR, yes.',
+    ];
+    assert.equal(indexPage(terseFaq.join('\n\n')), null, 'an FAQ with one-line answers is knowledge');
   });
 
   it('links an index page as DO_NOTHING with the reason, and drafts it when DO_NOTHING is not allowed', () => {

@@ -84,3 +84,23 @@ export const SHIPPING_COUNTRIES = shell('Which countries do you ship to?', 'Nort
 <ul><li>Austria</li><li>Belgium</li><li>Denmark</li><li>France</li><li>Germany</li><li>Ireland</li><li>Italy</li><li>Netherlands</li><li>Spain</li><li>Sweden</li></ul>
 <p>We do not ship to PO boxes.</p>
 </article>`);
+
+/** A contact article (Intercom style): two long list items, then a short heading over prose. */
+export const CONTACT_US = shell('How to contact us', 'Bloom Help', `
+<article><h1>How to contact us</h1>
+<p>Our team is here to help, seven days a week.</p>
+<ul><li><strong>Chat</strong> – open the chat bubble in the app, we reply within minutes</li><li><strong>Email</strong> – write to help@bloom.test, we answer within 24 hours</li></ul>
+<h2>Opening hours</h2><p>Monday to Friday, 8:00 to 20:00. Weekends 10:00 to 16:00.</p></article>`);
+
+/** A troubleshooting article: numbered steps, one holding a statement about where data is kept. */
+export const APP_WONT_OPEN = shell("The app won't open", 'Bloom Help', `
+<article><h1>The app won't open</h1>
+<p>Try these steps in order:</p><ol><li>Restart your phone.</li><li>Update the app from the App Store or Google Play.</li>
+<li>Check that you have at least 500 MB of free storage.</li><li>Reinstall the app. Your data is kept in your account.</li></ol>
+<p>If none of this helps, send us your phone model and app version.</p></article>`);
+
+/** A HelpScout-style category page: a count of articles, then their titles. */
+export const GETTING_STARTED_CATEGORY = shell('Getting Started', 'Bloom Docs', `
+<h1>Getting Started</h1><p>12 articles</p>
+<ul><li><a href="/a/1">Create your Bloom account</a></li><li><a href="/a/2">Invite your teammates</a></li><li><a href="/a/3">Connect your calendar</a></li>
+<li><a href="/a/4">Set your working hours</a></li><li><a href="/a/5">What's the difference between admins and members?</a></li><li><a href="/a/6">Install the mobile app</a></li></ul>`);

@@ -12,6 +12,9 @@ import { isCustomerQuestion, opensWithAction, questionFromTitle } from './questi
  *   question ("Why was I charged twice?"), a title opening with an action ("Reset your password"),
  *   or a noun phrase of at least MIN_PHRASE_WORDS words a question can be made of ("Shipping times
  *   and costs"; not a section name such as "Your account");
+ * - the titles are listed, not answered: at least LISTED_SHARE of them are directly followed by
+ *   another title (an FAQ with one-line answers alternates questions and answers; so, alas, does a
+ *   section page that gives each title a one-line blurb, which is left to the editor);
  * - and it shows it lists articles: at least MIN_QUESTIONS of those titles are questions (an
  *   article's own list items rarely are), or a line names the listing ("Popular articles",
  *   "See all 9 articles", "Browse by topic").
@@ -19,10 +22,12 @@ import { isCustomerQuestion, opensWithAction, questionFromTitle } from './questi
  */
 const RULES = {
   MIN_LINES: 6,
-  PROSE_WORDS: 6,
+  PROSE_WORDS: 8,
   PROSE_SHARE: 0.2,
   MIN_TITLES: 5,
   TITLE_SHARE: 0.5,
+  /** Share of the titles directly followed by another title (or ending the text): titles listed, not answered. */
+  LISTED_SHARE: 0.5,
   MIN_QUESTIONS: 2,
   MAX_TITLE_WORDS: 14,
   /** A title that is a noun phrase needs this many words ("Shipping times and costs"; not "Your account"). */
@@ -49,8 +54,11 @@ export function indexPage(text: string): IndexPage | null {
     .filter((s) => /[.!]$/.test(s) && s.split(' ').length >= RULES.PROSE_WORDS)
     .reduce((sum, s) => sum + s.length, 0);
   if (prose > RULES.PROSE_SHARE * chars) return null;
-  const titles = lines.filter(isArticleTitle);
+  const isTitle = lines.map(isArticleTitle);
+  const titles = lines.filter((_, i) => isTitle[i]);
   if (titles.length < RULES.MIN_TITLES || titles.length < RULES.TITLE_SHARE * lines.length) return null;
+  const listed = isTitle.filter((title, i) => title && (i === lines.length - 1 || isTitle[i + 1])).length;
+  if (listed < RULES.LISTED_SHARE * titles.length) return null;
   const questions = titles.filter((t) => t.endsWith('?')).length;
   if (questions < RULES.MIN_QUESTIONS && !lines.some((line) => LISTING.test(line))) return null;
   return { lines: lines.length, titles };

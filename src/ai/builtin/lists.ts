@@ -11,7 +11,9 @@ import { splitSentences, stripMarkdown as plain } from '../../text/sentences.js'
  *   a line that heads the list: the first line when it opens with a question word but is no
  *   question ("What you need") or when the run follows another list (a new list needs a heading),
  *   and an unpunctuated line followed by items that end with a period ("Items we cannot take
- *   back" above "Gift cards."), which then starts a list of its own;
+ *   back" above "Gift cards."), which then starts a list of its own; and the last line when
+ *   prose follows it and it is under half the median length of the run's other lines ("Opening
+ *   hours" after two long items);
  * - shorter runs are left to the heading rule (two short lines are more often a heading and a
  *   subheading than a two-item list).
  * A line is never made a heading when it can be an item: a heading read as an item loses nothing,
@@ -50,6 +52,15 @@ export function restoreLists(blocks: Block[]): Block[] {
 
 function markRun(blocks: Block[], start: number, end: number): void {
   const styles = blocks.slice(start, end).map((b) => listLine(b)!);
+  // The last line heads the prose after the run when it is far shorter than the run's other lines.
+  const last = blocks[end - 1]!;
+  const after = blocks[end];
+  const others = blocks.slice(start, end - 1).map((b) => b.text.length).sort((a, b) => a - b);
+  const median = others[Math.floor(others.length / 2)] ?? 0;
+  if (styles.at(-1) === 'bare' && after?.kind === 'para' && after.text.length > last.text.length && last.text.length < median / 2) {
+    blocks[end - 1] = { ...last, kind: 'heading', text: plain(last.text), level: 2 };
+    styles.pop();
+  }
   const before = blocks[start - 1];
   const heading = (i: number) => {
     blocks[i] = { ...blocks[i]!, kind: 'heading', text: plain(blocks[i]!.text), level: 2 };
