@@ -49,6 +49,11 @@ describe('article drafting from help-center pages', () => {
     assert.match(draft(APP_WONT_OPEN).mainKnowledge, /Try these steps in order:\n\n1\. Restart your phone\.\n2\. Update the app/);
   });
 
+  it("drops the page's headline when short lines follow it, and keeps those lines as a list", () => {
+    const { title, mainKnowledge } = draftArticle({ text: 'Opening hours\n\nMonday to Friday 9:00 to 17:00\n\nSaturday 10:00 to 14:00\n\nClosed on Sundays', title: 'Opening hours | Bloom Help' });
+    assert.deepEqual([title, mainKnowledge], ['Opening hours', '- Monday to Friday 9:00 to 17:00\n- Saturday 10:00 to 14:00\n- Closed on Sundays']);
+  });
+
   it('keeps an FAQ page as question headings with their answers', () => {
     const { mainKnowledge, questions } = draft(BILLING_FAQ);
     assert.match(mainKnowledge, /## When will I be charged\?\n\nYour card is charged on the first day of each billing period\./);

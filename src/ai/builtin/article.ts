@@ -52,7 +52,8 @@ export function draftArticle(input: { text: string; title?: string; instructions
     MAX_TITLE,
   );
   const titleKey = squash(title.toLowerCase());
-  const duplicateOfTitle = all.find((b) => b.kind === 'heading' && squash(plain(b.text).toLowerCase()) === titleKey);
+  // The page's own headline repeats the title (read as a list item when short lines follow it).
+  const duplicateOfTitle = all.find((b, i) => (b.kind === 'heading' || i === 0) && squash(plain(b.text).toLowerCase()) === titleKey);
   const blocks = all.filter((b) => b !== duplicateOfTitle);
   const asked = instructionTerms(input.instructions ?? '');
   const weights = termWeights(blocks, title, asked);
