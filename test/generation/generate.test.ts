@@ -253,7 +253,7 @@ describe('knowledge generation routes (built-in engine)', () => {
       const w = await makeTenant(t);
       const expected = {
         origin: 'generated' as const, documentId: null, hcEventId: null, isDraft: true, jobStatus: 'FAILED' as const, hcArticleId: null, linkedOperation: null,
-        error: 'the ADD_ARTICLE_TO_FOLDER decision cannot be applied: there is no active folder to add an article to; create a folder first',
+        error: 'there is no active folder to add an article to; create a folder first',
       };
       const none = await generate(t, w.key, { candidateKnowledge: SHIPPING_TEXT, origin: 'generated', restrictedOps: [ADD] });
       assertJob(none, { id: none.id, ...expected }, null);
@@ -266,14 +266,17 @@ describe('knowledge generation routes (built-in engine)', () => {
       assert.deepEqual(await allArticles(t, w.key), []);
     });
 
-    it('all operations allowed in an empty workspace: DO_NOTHING (nowhere to add, nothing to update)', async () => {
+    it('all operations allowed in an empty workspace: FAILED saying a folder is needed (not DO_NOTHING)', async () => {
       const w = await makeTenant(t);
       const job = await generate(t, w.key, { candidateKnowledge: SHIPPING_TEXT, origin: 'generated' });
-      assert.equal(job.jobStatus, 'COMPLETED', job.error);
-      assert.equal(job.linkedOperation, NOTHING);
-      assert.equal(job.hcArticleId, null);
-      assert.match(job.linkedReason!, /^No existing article is a candidate, but adding an article is not possible \(no folder is available\); doing nothing instead\.$/);
+      assertJob(job, {
+        id: job.id, jobStatus: 'FAILED', hcArticleId: null, origin: 'generated', documentId: null, hcEventId: null, isDraft: true, linkedOperation: null,
+        error: 'there is no active folder to add an article to; create a folder first',
+      }, null);
       assert.deepEqual(await allArticles(t, w.key), []);
+      // Only DO_NOTHING allowed: the job can still say the text adds nothing.
+      const nothing = await generate(t, w.key, { candidateKnowledge: SHIPPING_TEXT, origin: 'generated', restrictedOps: [NOTHING] });
+      assert.deepEqual([nothing.jobStatus, nothing.linkedOperation], ['COMPLETED', NOTHING]);
     });
   });
 
@@ -313,7 +316,7 @@ describe('knowledge generation routes (built-in engine)', () => {
       const botId = await makeAgent(t, w.key);
       const job = await generate(t, w.key, { candidateKnowledge: SHIPPING_TEXT, origin: 'generated', restrictedOps: [ADD], botId });
       assert.equal(job.jobStatus, 'FAILED');
-      assert.match(job.error, /there is no active folder to add an article to/);
+      assert.equal(job.error, "there is no active folder to add an article to among the agent's folders; attach a folder to the agent first");
     });
 
     it('an unknown botId answers 404 and queues nothing', async () => {

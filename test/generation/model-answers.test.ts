@@ -82,12 +82,15 @@ describe('knowledge generation with a configured model (openai-compatible)', () 
 
     it('says so when there are no similar articles, no folders and no instructions', async () => {
       const w = await makeTenant(t);
+      // Adding allowed with no folder and no article: FAILED saying so, before any model call.
+      const failed = await generate(t, w.key, { candidateKnowledge: 'Our office dog is called Biscuit.', origin: 'generated' });
+      assert.deepEqual([failed.jobStatus, failed.error, fake.requests.length], ['FAILED', 'there is no active folder to add an article to; create a folder first', 0]);
       fake.enqueue({ json: decision({ reason: 'nothing to add' }) });
-      const job = await generate(t, w.key, { candidateKnowledge: 'Our office dog is called Biscuit.', origin: 'generated' });
+      const job = await generate(t, w.key, { candidateKnowledge: 'Our office dog is called Biscuit.', origin: 'generated', restrictedOps: ['UPDATE_ARTICLE', 'DO_NOTHING'] });
       assert.equal(job.jobStatus, 'COMPLETED', job.error);
       assert.equal(job.hcArticleId, null);
       const user = messageText(fake.requests[0], 'user');
-      assert.match(user, /^Allowed operations: ADD_ARTICLE_TO_FOLDER, UPDATE_ARTICLE, DO_NOTHING$/m);
+      assert.match(user, /^Allowed operations: UPDATE_ARTICLE, DO_NOTHING$/m);
       assert.match(user, /^Instructions from the editor: none$/m);
       assert.match(user, /Existing articles:\n\(none\)\n/);
       assert.match(user, /Folders:\n\(none\)\n/);

@@ -220,6 +220,8 @@ describe('knowledge generation with a configured model (openai-compatible)', () 
     let w: Tenant;
     before(async () => {
       w = await makeTenant(t);
+      // A folder, so that a job reaches the model (with none it fails before calling it).
+      await makeFolder(t, w.key, 'Help', '');
     });
     const host = () => new URL(fake.url).host;
 

@@ -350,6 +350,10 @@ describe('article routes', () => {
       assert.deepEqual((await history(w, live.id)).versions.map((v) => [v.version, v.title]), [[1, 'Title d2']]);
       assert.deepEqual((await list(w, 'type=draft&isDraftPublished=true')).articles.map((a) => a.id), [draft.id]);
       assert.deepEqual((await list(w, 'type=draft&isDraftPublished=false')).articles, []);
+      assert.deepEqual((await list(w, 'type=draft')).articles, [], 'type=draft lists open drafts only');
+      const open = await newArticle(t, w.key, folderId, 'open', { isDraft: true });
+      assert.deepEqual((await list(w, 'type=draft')).articles.map((a) => a.id), [open.id]);
+      assert.deepEqual((await list(w, '')).articles.map((a) => a.id).sort(), [draft.id, live.id, open.id].sort(), 'no type lists everything');
     });
 
     it('serialises concurrent updates into consecutive versions', async () => {

@@ -3,7 +3,8 @@ import { normalizeText, splitSentences, squash, stripMarkdown as plain, truncate
 import { countTerms } from '../../text/similarity.js';
 import { COMMON_STEMS, STOPWORDS, rarity, stem, terms, words } from '../../text/terms.js';
 import { extractKeywords } from './keywords.js';
-import { QUESTION_WORDS, questionFromStatement, questionFromTitle } from './questions.js';
+import { restoreLists } from './lists.js';
+import { QUESTION_WORDS, isCustomerQuestion, questionFromStatement, questionFromTitle } from './questions.js';
 
 /**
  * The built-in engine's article drafting: candidate knowledge (typed text, or a page's extracted
@@ -51,7 +52,8 @@ export function draftArticle(input: { text: string; title?: string; instructions
     MAX_TITLE,
   );
   const titleKey = squash(title.toLowerCase());
-  const duplicateOfTitle = all.find((b) => b.kind === 'heading' && squash(plain(b.text).toLowerCase()) === titleKey);
+  // The page's own headline repeats the title (read as a list item when short lines follow it).
+  const duplicateOfTitle = all.find((b, i) => (b.kind === 'heading' || i === 0) && squash(plain(b.text).toLowerCase()) === titleKey);
   const blocks = all.filter((b) => b !== duplicateOfTitle);
   const asked = instructionTerms(input.instructions ?? '');
   const weights = termWeights(blocks, title, asked);
@@ -108,8 +110,9 @@ function parseBlocks(text: string): Block[] {
     seen.add(key);
     return true;
   });
-  return kept.map((block, i) => {
-    const next = kept[i + 1];
+  const listed = restoreLists(kept);
+  return listed.map((block, i) => {
+    const next = listed[i + 1];
     const looksLikeHeading =
       block.kind === 'para' && next !== undefined && next.kind !== 'heading' && isHeadingLike(block.text) &&
       (next.kind !== 'para' || next.text.length > block.text.length);
@@ -320,7 +323,7 @@ function tableRow(text: string, first: boolean): string {
 
 function isQuestionSentence(sentence: string): boolean {
   const count = words(sentence).length;
-  return sentence.endsWith('?') && count >= 3 && count <= 30;
+  return count >= 3 && count <= 30 && isCustomerQuestion(sentence);
 }
 
 /** A key that makes "How do I reset my password?" and "How can I reset my password?" equal. */

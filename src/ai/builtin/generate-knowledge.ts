@@ -4,13 +4,18 @@ import { similarity } from '../../text/similarity.js';
 import { type ArticleDraft, draftArticle } from './article.js';
 import { decide } from './decide.js';
 import { isRevision } from './facts.js';
+import { indexPage, indexPageReason } from './index-page.js';
 
 /**
- * The built-in engine's `generate_knowledge` method (docs/ai.md): the article drafted from the text
- * (article.ts), the decision (decide.ts), and for an update of an article that is not the text's
- * own source, the merge below.
+ * The built-in engine's `generate_knowledge` method (docs/ai.md): an index page is DO_NOTHING
+ * (index-page.ts); otherwise the article drafted from the text (article.ts), the decision
+ * (decide.ts), and for an update of an article that is not the text's own source, the merge below.
  */
 export function generateKnowledge(input: GenerationInput): GenerationOutput {
+  // An index page (a category or home page listing other articles) is no article; an editor who
+  // did not allow DO_NOTHING gets the article drafted all the same.
+  const index = input.allowed.includes('DO_NOTHING') ? indexPage(input.text) : null;
+  if (index) return { operation: 'DO_NOTHING', articleId: null, folderId: null, reason: indexPageReason(index), article: null };
   const draft = draftArticle({ text: input.text, title: input.titleHint ?? undefined, instructions: input.instructions });
   const decision = decide({
     draft,

@@ -74,7 +74,7 @@ const isPlural = (word: string): boolean => /s$/i.test(word) && !/(?:ss|us|is|ic
  */
 export function questionFromTitle(title: string): string | null {
   const t = squash(stripMarkdown(title)).replace(/^[-*+•\d.)\s]+(?=\p{L})/u, '').replace(/[\s.,;:!…]+$/, '');
-  if (t.endsWith('?') && /\p{L}/u.test(t)) return capitalize(t);
+  if (t.endsWith('?') && /\p{L}/u.test(t)) return isCustomerQuestion(t) ? capitalize(t) : null;
   // The rules below are English: other languages and scripts get no generated question.
   if (!/[a-z]/i.test(t) || /[^\x00-\x7f]/.test(t.replace(/[^\p{L}]/gu, ''))) return null;
   const list = t.split(' ');
@@ -85,9 +85,18 @@ export function questionFromTitle(title: string): string | null {
     if (howTo) return `${capitalize(howTo[1]?.toLowerCase() ?? '')} do I ${swapPronouns(howTo[2] ?? '')}?`;
     const works = /^how (.+) (works?)$/i.exec(t);
     if (works) return `How ${works[2]?.toLowerCase() === 'works' ? 'does' : 'do'} ${works[1]} work?`;
+    // A long or comma-joined sentence that happens to open with a question word is no heading.
+    if (list.length > 12 || t.includes(',')) return null;
+    // "What you need", "How we protect your data": a question word opening a clause, not a question.
+    const clause = /^(how|where|when|what|who|why|which(?: \S+)?) (you|we|i|they|he|she|it)(?: (can|should|will|may|must))? (.+)$/i.exec(t);
+    if (clause) {
+      const [, wh = '', subject = '', modal, rest = ''] = clause;
+      if (!PLURAL_SUBJECTS.has(subject.toLowerCase())) return null;
+      return `${capitalize(wh.toLowerCase())} ${modal ? modal.toLowerCase() : 'do'} ${swapPronouns(subject.toLowerCase()).replace(/^me$/, 'I')} ${swapPronouns(rest)}?`;
+    }
     return `${capitalize(t)}?`;
   }
-  if (GENERIC_HEADINGS.has(t.toLowerCase()) || list.length > 12 || SUBJECTS.has(first)) return null;
+  if (GENERIC_HEADINGS.has(t.toLowerCase()) || list.length > 12 || SUBJECTS.has(first) || OPENERS.has(first)) return null;
   if (list.slice(1).some((w) => FINITE_VERBS.has(w.toLowerCase()))) return null;
   const verb = verbOf(list);
   if (verb) {
@@ -106,6 +115,39 @@ export function questionFromTitle(title: string): string | null {
   }
   if (isPlural(last)) return `What are the ${phrase}?`;
   return NOUN_HEADS.has(last.toLowerCase()) ? `What is the ${phrase}?` : `What should I know about ${phrase}?`;
+}
+
+/** Subjects whose verb takes "do" without changing ("What you need" -> "What do I need?"); "it", "he", "she" would need "does". */
+const PLURAL_SUBJECTS = new Set(['you', 'we', 'i', 'they']);
+/** Prepositions and conjunctions that open a heading no question can be made of ("Before you start", "On the sign-in page"). */
+const OPENERS = new Set(
+  'before after while once until since if unless because although though during whenever on in at from by into onto for with about'.split(' '),
+);
+/** First words of an elliptical question a heading or sentence asks ("Forgot your password?", "Need help with billing?"). */
+const ELLIPTICAL = new Set('have has am any anything anyone need want looking having forgot forgotten lost got wondering trouble'.split(' '));
+
+/**
+ * Whether a text ending with "?" is a question a customer asks, not a statement that holds one
+ * ("On the sign-in page click Forgot password?" holds a button's label): in English it opens with a
+ * question word, an auxiliary or an elliptical opener ("Forgot your password?"), or its last clause
+ * does ("If I cancel today, will I get a refund?"). Other languages are taken as they are.
+ */
+export function isCustomerQuestion(text: string): boolean {
+  const t = squash(stripMarkdown(text)).replace(/^[^\p{L}\p{N}]+/u, '').trim();
+  if (!t.endsWith('?')) return false;
+  if (!/[a-z]/i.test(t) || /[^\x00-\x7f]/.test(t.replace(/[^\p{L}]/gu, ''))) return true;
+  const asks = (clause: string): boolean => {
+    const first = (clause.trim().replace(/^(?:(?:and|but|so|also|or|then|ok|okay|hi|hello)\b[\s,]*)+/i, '').split(/[\s,]+/)[0] ?? '').toLowerCase().replace(/[^a-z']/g, '');
+    return QUESTION_WORDS.has(first) || ELLIPTICAL.has(first) || /^(?:isn't|aren't|don't|doesn't|can't|won't|didn't|wouldn't|couldn't|shouldn't|haven't|hasn't)$/.test(first);
+  };
+  const clauses = t.split(/[,;:—–]\s+/);
+  return asks(t) || (clauses.length > 1 && asks(clauses[clauses.length - 1] ?? ''));
+}
+
+/** Whether a title opens with an action ("Reset your password", "Resetting your password", "How to reset ..."). */
+export function opensWithAction(title: string): boolean {
+  const first = (squash(stripMarkdown(title)).split(' ')[0] ?? '').toLowerCase();
+  return VERBS.has(first) || GERUNDS.has(first) || /^how to\s/i.test(squash(title));
 }
 
 /** The verb of an imperative or gerund heading, or null when it reads as a noun phrase. */
@@ -160,6 +202,8 @@ function asOne(phrase: string): string {
   return owned ? `my ${rest}` : `${/^[aeiou]/i.test(rest) ? 'an' : 'a'} ${rest}`;
 }
 
+/** The start of a time or duration after "in", "within", "on", "at", "after". */
+const TIME = /^(?:\d|(?:a|an|one|two|three|four|five|six|seven|ten|few|several|the (?:next|following))\b.*\b(?:minutes?|hours?|days?|weeks?|months?|years?)\b|the (?:first|last|end|start|beginning|same|\d)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|midnight|noon|checkout|delivery|renewal)/i;
 /** Openers of a clause that is not a plain statement ("Actually, ...", "Additionally, if ..."). */
 const DISCOURSE = new Set('btw whether actually additionally also however but so then now maybe perhaps basically anyway otherwise alternatively unfortunately fortunately note if when while because since although though just'.split(' '));
 /** A noun phrase a question can name: two to five plain words (letters, hyphens), no clause opener. */
@@ -235,8 +279,10 @@ export function questionFromStatement(sentence: string): string | null {
   }
 
   // "Refunds are processed within 5 days." / "Invoices are issued on the first day of the month."
-  const passive = /^(.{3,60}?) (is|are) ([a-z]+) (within|in|on|every|each|at|after)\b/i.exec(text);
-  if (passive && cleanPhrase(passive[1]!.split(' '))) {
+  const passive = /^(.{3,60}?) (is|are) ([a-z]+) (within|in|on|every|each|at|after) (.*)$/i.exec(text);
+  // The preposition must open a time ("in 5 days", "on the first day"), not a place ("kept in your account").
+  const timed = passive && (/^(?:every|each)$/i.test(passive[4]!) || TIME.test(passive[5]!));
+  if (passive && timed && cleanPhrase(passive[1]!.split(' '))) {
     const verb = verbOfParticiple(passive[3]!);
     if (verb) {
       const when = passive[4]!.toLowerCase();

@@ -92,6 +92,15 @@ async function generate(ctx: WorkspaceContext, job: KnowledgeJobRow): Promise<Jo
   const candidates = hits.map((h) => h.article);
   if (linkable && !candidates.some((a) => a.id === linkable.id)) candidates.unshift(linkable);
   const folders = await folderChoices(ctx, job.botId ?? undefined);
+  // With no folder and no article, adding is the only thing a job could do: it says what is missing
+  // rather than ending as DO_NOTHING (docs/ai.md).
+  if (job.allowedOps.includes('ADD_ARTICLE_TO_FOLDER') && folders.length === 0 && candidates.length === 0) {
+    throw new GenerationFailure(
+      job.botId
+        ? "there is no active folder to add an article to among the agent's folders; attach a folder to the agent first"
+        : 'there is no active folder to add an article to; create a folder first',
+    );
+  }
 
   const input: GenerationInput = {
     text,

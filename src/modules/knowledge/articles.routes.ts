@@ -40,7 +40,8 @@ export function articleRoutes() {
       tags,
       summary: 'List articles',
       description:
-        'Live articles and drafts (`type` narrows to one), most recently changed first, with keyset ' +
+        'Live articles and drafts (`type` narrows to one; `type=draft` lists the open drafts, and ' +
+        '`type=draft&isDraftPublished=true` the published ones), most recently changed first, with keyset ' +
         'pagination: pass `nextCursor` as `cursor` for the next page. Filters: `parentFolderId`, ' +
         '`origin`, `q` (case-insensitive match within the title) and `isDraftPublished`.',
       querystring: articleListQuerySchema,

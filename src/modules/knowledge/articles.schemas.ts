@@ -113,11 +113,11 @@ export const articleSchema = z
 
 export const articleListQuerySchema = z
   .object({
-    type: z.enum(['live', 'draft']).optional().describe('live or draft articles; both when omitted'),
+    type: z.enum(['live', 'draft']).optional().describe('live articles, or open drafts (draft); both, published drafts included, when omitted'),
     parentFolderId: uuidSchema.optional(),
     origin: articleOriginSchema.optional(),
     q: z.string().trim().min(1).max(200).optional().describe('case-insensitive match within the title'),
-    isDraftPublished: queryBooleanSchema.optional().describe('with type=draft: only published (true) or open (false) drafts'),
+    isDraftPublished: queryBooleanSchema.optional().describe('with type=draft: published (true) or open (false, the default) drafts'),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(200).optional().describe('`nextCursor` of the previous page'),
   })

@@ -101,7 +101,11 @@ function decodeCursor(cursor: string): ArticleCursor {
   return { updatedAt, id };
 }
 
-/** A page of articles, most recently changed first; `nextCursor` continues after its last row. */
+/**
+ * A page of articles, most recently changed first; `nextCursor` continues after its last row.
+ * `type=draft` means the drafts still open for review: a published draft is history, listed only
+ * when `isDraftPublished=true` asks for it.
+ */
 export async function listArticles(
   ctx: WorkspaceContext,
   filters: ArticleFilters,
@@ -109,7 +113,8 @@ export async function listArticles(
   cursor?: string,
 ): Promise<ArticlePage> {
   const after = cursor ? decodeCursor(cursor) : undefined;
-  const rows = await listArticleRows(ctx.db, ctx.workspaceId, filters, limit, after);
+  const open = filters.type === 'draft' && filters.isDraftPublished === undefined ? { isDraftPublished: false } : {};
+  const rows = await listArticleRows(ctx.db, ctx.workspaceId, { ...filters, ...open }, limit, after);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
