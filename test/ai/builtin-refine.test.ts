@@ -50,7 +50,11 @@ describe('built-in Refine with AI diagnosis', () => {
     const omitted = diagnoseAnswer(base({ feedback: 'It should have said that refunds reach your card within 10 business days.' }));
     assert.deepEqual([omitted.changes[0]!.changeType, omitted.changes[0]!.rootCause.failureMode, omitted.changes[0]!.promptSection!.promptType],
       ['update_prompt', 'required_information_omitted', 'hcGuidelinePrompt']);
-    assert.equal(omitted.changes[0]!.promptSection!.content, 'When the customer asks about refund annual, always include: "Refunds reach your card within 10 business days."');
+    assert.equal(
+      omitted.changes[0]!.promptSection!.content,
+      'When the customer asks about refund, always include: "Refunds reach your card within 10 business days."\nWhen you answer from the article "Refund policy", always include: "Refunds reach your card within 10 business days."',
+    );
+    assert.ok(omitted.changes[0]!.promptSection!.title.split(' ').length <= 3, omitted.changes[0]!.promptSection!.title);
 
     const notUsed = diagnoseAnswer(base({ handover: true, answer: 'A colleague will follow up.', articles: [{ ...REFUNDS, used: false }], feedback: 'It should have said that refunds reach your card within 10 business days.' }));
     assert.deepEqual([notUsed.changes[0]!.changeType, notUsed.changes[0]!.rootCause.failureMode, notUsed.changes[0]!.article!.questions],
@@ -63,7 +67,7 @@ describe('built-in Refine with AI diagnosis', () => {
 
     const missing = diagnoseAnswer(base({ question: 'Do you ship to Canada?', handover: true, escalationReason: 'missing_knowledge', feedback: 'We ship to Canada within 5 business days.' }));
     assert.deepEqual([missing.changes[0]!.changeType, missing.changes[0]!.rootCause.failureMode, missing.changes[0]!.article], [
-      'create_article', 'relevant_knowledge_not_available', { articleId: null, title: 'Do you ship to Canada?', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
+      'create_article', 'relevant_knowledge_not_available', { articleId: null, title: 'Shipping to Canada', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
     ]);
     assert.deepEqual(diagnoseAnswer(base({ feedback: 'Be nicer.' })).changes, []);
     assert.deepEqual(diagnoseAnswer(base({ feedback: 'Annual plans can be refunded within 30 days of purchase.' })).changes, [], 'the answer says it already');

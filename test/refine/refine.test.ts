@@ -75,7 +75,7 @@ describe('Refine with AI', () => {
     assert.deepEqual([change?.changeType, change?.rootCause.failureStage, change?.rootCause.failureMode, change?.rootCause.target.kind, change?.rootCause.target.operation],
       ['create_article', 'knowledge_search', 'relevant_knowledge_not_available', 'kb_article', 'create']);
     const [draft] = await articles([change!.draftArticleId!]);
-    assert.deepEqual([draft?.isDraft, draft?.origin, draft?.title, draft?.questions], [true, 'FIX_REVIEW', 'Do you ship to Canada?', ['Do you ship to Canada?']]);
+    assert.deepEqual([draft?.isDraft, draft?.origin, draft?.title, draft?.questions], [true, 'FIX_REVIEW', 'Shipping to Canada', ['Do you ship to Canada?']]);
     assert.equal(draft?.mainKnowledge, 'We ship to Canada within 5 business days. Shipping to Canada costs 15 dollars.');
 
     // The replay: a new conversation of source replay, answered from the draft; live answers are unchanged.
