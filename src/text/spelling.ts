@@ -1,3 +1,5 @@
+import { stem } from './terms.js';
+
 /**
  * Spelling repair against a known vocabulary: a word one edit (an insertion, a deletion, a
  * substitution or two letters swapped) away from exactly one known word is taken as that word.
@@ -50,6 +52,9 @@ export function inflections(word: string): string[] {
 export function repairWord(typed: string, known: ReadonlySet<string>, minLength = 5): string | null {
   const word = typed.toLowerCase();
   if (known.has(word) || word.length < minLength || !/^[a-z]+$/.test(word)) return null;
+  // Another inflection of a known word ("switched" beside "switches") is a word, not a typo.
+  const base = stem(word);
+  for (const k of known) if (stem(k) === base) return null;
   const candidates = new Set<string>();
   for (const k of known) {
     for (const form of inflections(k)) {

@@ -73,3 +73,11 @@ describe('spelling repair against the question and the knowledge', () => {
     assert.equal(repairWord('shiping', known), 'shipping');
   });
 });
+
+describe('judgements around the fact', () => {
+  it('drops "Wrong," and a judgement on its own', () => {
+    assert.deepEqual(facts('Wrong, the family plan includes 6 seats.'), ['The family plan includes 6 seats.']);
+    assert.deepEqual(facts('Not quite right. The café closes at 4 pm on Sundays.'), ['The café closes at 4 pm on Sundays.']);
+    assert.deepEqual(readNote('Incorrect!').warnings.map((w) => w.fragment), ['Incorrect!']);
+  });
+});

@@ -2,7 +2,7 @@ import type { DiagnoseArticle } from '../contracts/diagnose.js';
 import { changesValue, factValues, valueAsWritten, valueKind, withoutValues } from './facts.js';
 import { splitSentences, squash } from '../../text/sentences.js';
 import { inflections } from '../../text/spelling.js';
-import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
+import { COMMON_STEMS, rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
 
 /**
  * Where a lead's fact belongs in the knowledge (Refine with AI's built-in diagnosis,
@@ -20,6 +20,13 @@ export interface Correction {
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+
+const termCache = new WeakMap<DiagnoseArticle, Set<string>>();
+function articleTerms(article: DiagnoseArticle): Set<string> {
+  let said = termCache.get(article);
+  if (!said) termCache.set(article, (said = new Set(terms(`${article.title} ${article.body}`))));
+  return said;
+}
 
 /** Whether `sentence` holds one of the old values a note names ("14" matches "14 days"). */
 function holdsOld(sentence: string, oldValues: readonly string[]): boolean {
@@ -41,13 +48,18 @@ export function findCorrection(articles: readonly DiagnoseArticle[], facts: read
       for (const sentence of splitSentences(article.body)) {
         const own = factValues(sentence);
         const old = oldValues.length > 0 && holdsOld(sentence, oldValues);
-        const changes = factQuantities.length > 0 && changesValue(own, factQuantities);
+        const range = rangeSwap(sentence, fact);
+        const changes = range !== null || (factQuantities.length > 0 && changesValue(own, factQuantities));
         if (!changes && !(old && factQuantities.length === 0)) continue;
         const shared = new Set(own.filter((q) => factQuantities.includes(q)));
         const subject = terse ? asked : terms(withoutValues(fact, shared));
         if (subject.length === 0) continue;
+        // A fact about something the article never names ("the UK") adds to it; it corrects nothing.
+        if (!old && !terse && subject.some((t) => !COMMON_STEMS.has(t) && !articleTerms(article).has(t))) continue;
         const said = new Set(terms(`${sentence} ${terse ? article.title : ''}`));
-        const overlap = subject.filter((t) => said.has(t)).length / subject.length;
+        // The share of the subject's words the sentence holds, the rarer words weighing more ("UK" in "we ship to the UK").
+        const total = subject.reduce((sum, t) => sum + rarity(t), 0) || 1;
+        const overlap = subject.reduce((sum, t) => sum + (said.has(t) ? rarity(t) : 0), 0) / total;
         // An old value the note names needs one shared subject word; else most of the fact's subject.
         if (old ? overlap === 0 : overlap < (terse ? 0.34 : 0.6) || (!terse && subject.length < 2)) continue;
         const score = overlap + (old ? 1 : 0) + (article.used ? 0.05 : 0) + shared.size * 0.01;
@@ -57,7 +69,8 @@ export function findCorrection(articles: readonly DiagnoseArticle[], facts: read
         const sameKind = differing.filter((d) => replacing.length === 1 && valueKind(d) === valueKind(replacing[0]!));
         const swap = differing.length === 1 ? differing[0]! : sameKind.length === 1 ? sameKind[0]! : null;
         let corrected: string;
-        if (swap && replacing.length === 1) corrected = sentence.replace(new RegExp(escape(swap), 'i'), valueAsWritten(fact, replacing[0]!));
+        if (range) corrected = range;
+        else if (swap && replacing.length === 1) corrected = replaceValue(sentence, swap, fact, replacing[0]!);
         else if (terse) continue;
         else corrected = fact;
         best = { article, sentence, fact, corrected, score };
@@ -65,6 +78,31 @@ export function findCorrection(articles: readonly DiagnoseArticle[], facts: read
     }
   }
   return best && { article: best.article, sentence: best.sentence, fact: best.fact, corrected: best.corrected };
+}
+
+const RANGE = /\b(\d+(?:[.,]\d+)?)\s*(?:to|-|–)\s*(\d+(?:[.,]\d+)?)(?=\s*([a-z]+(?:\s+days?)?))?/gi;
+
+/** A sentence's one range of values ("5 to 7 business days") given the fact's one range of the same kind ("3 to 5 days"): the numbers replaced, the sentence's unit kept. */
+function rangeSwap(sentence: string, fact: string): string | null {
+  const mine = [...sentence.matchAll(RANGE)];
+  const theirs = [...fact.matchAll(RANGE)];
+  if (mine.length !== 1 || theirs.length !== 1) return null;
+  const [a, b] = [mine[0]!, theirs[0]!];
+  if (a[1] === b[1] && a[2] === b[2]) return null;
+  const kind = (m: RegExpMatchArray) => valueKind(factValues(`${m[2]} ${m[3] ?? ''}`.trim())[0] ?? m[2]!);
+  if (kind(a) !== kind(b)) return null;
+  return `${sentence.slice(0, a.index)}${b[1]} to ${b[2]}${sentence.slice(a.index! + a[0].length)}`;
+}
+
+/** `sentence` with its value `swap` replaced by the fact's `value`, the word after it taking the fact's form ("1 point" -> "2 points"). */
+function replaceValue(sentence: string, swap: string, fact: string, value: string): string {
+  const written = valueAsWritten(fact, value);
+  const after = new RegExp(`${escape(written)}\\s+([A-Za-z]+)`, 'i').exec(fact)?.[1];
+  return sentence.replace(new RegExp(`${escape(swap)}(\\s+([A-Za-z]+))?`, 'i'), (_m, gap: string | undefined, word: string | undefined) => {
+    if (!gap || !word) return written;
+    const same = after && terms(after)[0] !== undefined && terms(after)[0] === terms(word)[0];
+    return `${written} ${same ? after : word}`;
+  });
 }
 
 /** The article with `correction` applied, keeping the rest of its text. */
@@ -87,6 +125,9 @@ export function coveringArticle(articles: readonly DiagnoseArticle[], question: 
     const shared = [...new Set(terms(question).filter((t) => titleTerms.has(t)))];
     if (shared.length === 0) continue;
     if (shared.every((t) => otherCompound(t, askedWords, titleWords))) continue;
+    // A title that opens with an action ("Exporting your data", "Washing your jacket") is about that action.
+    const action = /^[a-z]{3,}ing$/i.test(titleWords[0] ?? '') ? terms(titleWords[0]!)[0] : undefined;
+    if (action && !shared.includes(action)) continue;
     const body = new Set(terms(article.body));
     const score = shared.reduce((s, t) => s + rarity(t), 0) + [...factTerms].filter((t) => body.has(t)).length * 0.5;
     if (!best || score > best.score) best = { article, score };

@@ -44,7 +44,8 @@ const SHORTHAND: Record<string, string> = {
 /** A head that judges the answer or announces a change, not a fact ("This is wrong", "Nice and short, but the number is outdated"). */
 const META =
   /\b(?:wrong|incorrect|not (?:quite )?right|outdated|out of date|changed?|update[ds]?|heads up|fyi|note|correction|actually|good|great|nice|fine|correct|right|ok(?:ay)?|accurate|helpful|sweet|short|close|almost|yes|yeah|yep|nope|no|we do have (?:one|it|that)|this is|that's|it's)\b/i;
-const INTERJECTION = /^(?:yes|yeah|yep|no|nope|actually|in fact|correction|also|plus|and|oh|ok(?:ay)?|hmm+|so|fyi|note|btw)\b[,!.:]?\s*/i;
+const INTERJECTION =
+  /^(?:yes|yeah|yep|no|nope|actually|in fact|correction|also|plus|and|oh|ok(?:ay)?|hmm+|so|fyi|note|btw|(?:(?:that|this|it)(?:'s|\s+is|\s+was)\s+)?(?:wrong|incorrect|not (?:quite )?right|not quite|outdated))\b[,!.:]?\s*/i;
 const WRAPPERS = [
   /^(?:please\s+)?(?:also\s+)?(?:tell|let|remind|inform)\s+(?:the\s+)?(?:customers?|them|people|users|him|her|shoppers|clients)(?:\s+know)?(?:\s+that)?[:,]?\s+/i,
   /^(?:(?:the\s+)?(?:answer|reply|response|agent|bot)|it|you)?\s*(?:should|must|needs?\s+to|ought\s+to|has\s+to|could)\s+(?:also\s+)?(?:have\s+)?(?:said|say|mention(?:ed)?|told|tell|state[d]?|explain(?:ed)?|add(?:ed)?|note[d]?)(?:\s+(?:the customers?|customers|them))?(?:\s+that)?[:,]?\s*/i,
@@ -98,14 +99,17 @@ export function readNote(note: string, vocabulary = ''): NoteReading {
   const text = repairNote(squash(stripMarkdown(note)), vocabulary);
   for (const raw of splitSentences(text)) {
     const original = raw.trim();
-    if (STEP_CONTEXT.test(original) && STEP.test(original)) continue;
     const read = factOf(original, out.oldValues);
     if (read === null) continue;
     const fact = read.text;
+    // A step the agent should have taken is read by findStep, not as a fact.
+    if (STEP_CONTEXT.test(fact) && STEP.test(fact)) continue;
     if (/\?$/.test(fact) || (!read.instructed && BEHAVIOUR.test(fact))) {
       out.warnings.push({ fragment: original, message: 'This reads as an instruction on how to answer, not as a fact; the built-in engine drafts no change from it.' });
       continue;
     }
+    // A judgement alone ("Wrong.", "Not quite right!") states nothing to add.
+    if (terms(fact.replace(new RegExp(META.source, 'gi'), ' ')).length === 0 && factValues(fact).length === 0) continue;
     const values = factValues(fact);
     const subject = terms(fact.replace(/\d+/g, ' '));
     if (values.length > 0 && subject.length < 2) {

@@ -1,8 +1,9 @@
-import type { ChangeOutput, DiagnoseInput, DiagnoseOutput, RootCauseOutput } from '../contracts/diagnose.js';
+import type { ChangeOutput, DiagnoseArticle, DiagnoseInput, DiagnoseOutput, RootCauseOutput } from '../contracts/diagnose.js';
 import { articleTitle, corrected, coveringArticle, findCorrection, sectionTitle, topicOf, withFact } from './diagnose-knowledge.js';
 import { findStep, type NoteReading, readNote } from './diagnose-note.js';
 import { splitSentences, squash, stripMarkdown } from '../../text/sentences.js';
-import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
+import { COMMON_STEMS, rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
+import { factValues } from './facts.js';
 
 export { findStep } from './diagnose-note.js';
 
@@ -116,6 +117,10 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
   const { facts, warnings } = note;
   const factText = facts.join(' ');
   const factTerms = [...new Set(facts.flatMap((f) => terms(f)))];
+  const pairs = facts.flatMap((f) => {
+    const said = terms(f);
+    return said.slice(1).map((t, i) => [said[i]!, t] as const);
+  });
   const result = (summary: string, confidence: DiagnoseOutput['confidence'], changes: ChangeOutput[], extra: DiagnoseOutput['warnings'] = []): DiagnoseOutput => ({
     summary,
     confidence,
@@ -150,8 +155,8 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
 
   // Where the knowledge already holds the fact.
   const holder = input.articles
-    .map((article) => ({ article, ...bestSentence(article.body, factTerms) }))
-    .filter((h) => h.coverage >= 0.75)
+    .map((article) => ({ article, ...bestSentence(article.body, factTerms, pairs) }))
+    .filter((h) => h.coverage >= 0.75 && holdsComplement(h.sentence, facts) && holdsValues(h.sentence, facts) && namesSubject(h.article, facts))
     .sort((a, b) => b.coverage - a.coverage || Number(b.article.used) - Number(a.article.used))[0];
   if (holder) {
     const { article, sentence } = holder;
@@ -213,7 +218,7 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
       change(
         'update_article',
         {
-          failureStage: 'knowledge_content',
+          failureStage: 'knowledge_search',
           failureMode: 'relevant_knowledge_not_available',
           reasoning: `The article "${covering.title}" covers this question but does not say what the feedback expects ("${truncate(factText, 200)}").`,
           target: target('kb_article', { operation: 'update', articleId: covering.id, articleFields: covering.used ? ['mainKnowledge'] : ['mainKnowledge', 'questions'] }),
@@ -255,7 +260,7 @@ export function factsOf(feedback: string): string[] {
 }
 
 /** The sentence of `body` that holds most of `wanted` (weighted by rarity), and that share. */
-function bestSentence(body: string, wanted: string[]): { sentence: string; coverage: number } {
+function bestSentence(body: string, wanted: string[], pairs: readonly (readonly [string, string])[]): { sentence: string; coverage: number } {
   const weight = (t: string) => rarity(t);
   const total = wanted.reduce((sum, t) => sum + weight(t), 0);
   let best = { sentence: '', coverage: 0 };
@@ -263,12 +268,45 @@ function bestSentence(body: string, wanted: string[]): { sentence: string; cover
   const units = splitSentences(body);
   // One sentence, or two in a row when a fact spans them (only when that holds more of it).
   const candidates = [...units, ...units.slice(0, -1).map((unit, i) => `${unit} ${units[i + 1]!}`)];
-  for (const text of candidates) {
+  for (const [i, text] of candidates.entries()) {
+    // Two sentences hold the fact only when they keep its word pairs together ("return label" is not "... label. ... Return").
+    if (i >= units.length && splitsPair(terms(text), pairs)) continue;
     const said = new Set(terms(text));
     const coverage = wanted.reduce((sum, t) => sum + (said.has(t) ? weight(t) : 0), 0) / total;
     if (coverage > best.coverage + 1e-9) best = { sentence: text.trim(), coverage: round(coverage) };
   }
   return best;
+}
+
+/** Whether `sentence` states every value the facts state (a sentence with "5 to 7 days" does not hold "7 to 10 days"). */
+function holdsValues(sentence: string, facts: readonly string[]): boolean {
+  const own = new Set(factValues(sentence));
+  return facts.every((fact) => factValues(fact).every((v) => own.has(v)));
+}
+
+/** Whether the article names every distinctive word of the facts (an article that never says "UK" does not hold a fact about it). */
+function namesSubject(article: DiagnoseArticle, facts: readonly string[]): boolean {
+  const said = new Set(terms(`${article.title} ${article.body}`));
+  return facts.every((fact) => terms(fact.replace(/\d+/g, ' ')).every((t) => COMMON_STEMS.has(t) || said.has(t)));
+}
+
+const COPULA = /\b(?:is|are|was|were|be|becomes?|costs?|stays?)\s+(?:not\s+|also\s+|always\s+)*(.+)$/i;
+
+/** Whether `sentence` holds what each fact says of its subject after "is", "are", "costs" ("free" in "the return label is free"). */
+function holdsComplement(sentence: string, facts: readonly string[]): boolean {
+  const said = new Set(terms(sentence));
+  return facts.every((fact) => {
+    const complement = COPULA.exec(fact)?.[1];
+    return !complement || terms(complement).slice(0, 3).every((t) => said.has(t));
+  });
+}
+
+/** Whether `said` holds both words of one of `pairs` but never next to each other. */
+function splitsPair(said: readonly string[], pairs: readonly (readonly [string, string])[]): boolean {
+  return pairs.some(([a, b]) => {
+    if (!said.includes(a) || !said.includes(b)) return false;
+    return !said.some((t, i) => (t === a && (said[i + 1] === b || said[i - 1] === b)));
+  });
 }
 
 function answerCoverage(answer: string, wanted: string[]): number {
