@@ -38,7 +38,9 @@ describe('built-in Refine with AI diagnosis', () => {
     assert.equal(out.changes.length, 1);
     const [change] = out.changes;
     assert.deepEqual([change!.changeType, change!.rootCause.failureStage, change!.rootCause.failureMode, change!.rootCause.target.articleId, change!.rootCause.target.articleFields],
-      ['update_article', 'knowledge_content', 'incorrect_knowledge', 'a-refunds', ['mainKnowledge']]);
+      ['update_article', 'knowledge_content', 'incorrect_knowledge', 'a-refunds', ['mainKnowledge', 'questions']]);
+    // The corrected article learns the question it answers, so that it is found for questions like it.
+    assert.deepEqual(change!.article!.questions, ['Can I get a refund for my annual plan?']);
     assert.equal(change!.article!.mainKnowledge, 'Annual plans can be refunded within 60 days of purchase. Monthly plans are not refunded. Refunds reach your card within 10 business days.');
     // Not answered from: the question is added too.
     const unused = diagnoseAnswer(base({ feedback: 'Annual plans can be refunded within 60 days.', handover: true, articles: [{ ...REFUNDS, used: false }] }));

@@ -81,3 +81,23 @@ describe('judgements around the fact', () => {
     assert.deepEqual(readNote('Incorrect!').warnings.map((w) => w.fragment), ['Incorrect!']);
   });
 });
+
+describe('more notes as leads write them', () => {
+  it('reads a bare value after "should be", "it\'s", "nope"', () => {
+    const should = readNote('should be 3-5 days not 5-7');
+    assert.deepEqual([should.facts, should.terse], [['3-5 days.'], true]);
+    assert.deepEqual(readNote('nope, its 20% off now').facts, ['20% off.']);
+    const now = readNote("it's 60 days now, not 30");
+    assert.deepEqual([now.facts, now.oldValues, now.terse], [['60 days.'], ['30'], true]);
+  });
+
+  it('drops a judgement of the answer and a leading "since ..." aside', () => {
+    assert.deepEqual(facts('The answer is outdated. Since April the fee is $4.99.'), ['The fee is $4.99.']);
+    assert.deepEqual(facts('Great answer! Could also mention that we ship on Saturdays.'), ['We ship on Saturdays.']);
+  });
+
+  it('reads "you forgot to say ..."', () => {
+    assert.deepEqual(facts('you forgot to say the warranty covers zips'), ['The warranty covers zips.']);
+    assert.deepEqual(facts('The bot didn\'t mention that parking is free after 6 pm.'), ['Parking is free after 6 pm.']);
+  });
+});

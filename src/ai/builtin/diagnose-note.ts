@@ -43,7 +43,7 @@ const SHORTHAND: Record<string, string> = {
 
 /** A head that judges the answer or announces a change, not a fact ("This is wrong", "Nice and short, but the number is outdated"). */
 const META =
-  /\b(?:wrong|incorrect|not (?:quite )?right|outdated|out of date|changed?|update[ds]?|heads up|fyi|note|correction|actually|good|great|nice|fine|correct|right|ok(?:ay)?|accurate|helpful|sweet|short|close|almost|yes|yeah|yep|nope|no|we do have (?:one|it|that)|this is|that's|it's)\b/i;
+  /\b(?:wrong|incorrect|not (?:quite )?right|outdated|out of date|changed?|update[ds]?|heads up|fyi|note|correction|actually|good|great|nice|fine|correct|right|ok(?:ay)?|accurate|helpful|sweet|short|close|almost|yes|yeah|yep|nope|no|answer|reply|response|job|thanks?|thank you|we do have (?:one|it|that)|this is|that's|it's)\b/i;
 const INTERJECTION =
   /^(?:yes|yeah|yep|no|nope|actually|in fact|correction|also|plus|and|oh|ok(?:ay)?|hmm+|so|fyi|note|btw|(?:(?:that|this|it)(?:'s|\s+is|\s+was)\s+)?(?:wrong|incorrect|not (?:quite )?right|not quite|outdated))\b[,!.:]?\s*/i;
 const WRAPPERS = [
@@ -51,13 +51,18 @@ const WRAPPERS = [
   /^(?:(?:the\s+)?(?:answer|reply|response|agent|bot)|it|you)?\s*(?:should|must|needs?\s+to|ought\s+to|has\s+to|could)\s+(?:also\s+)?(?:have\s+)?(?:said|say|mention(?:ed)?|told|tell|state[d]?|explain(?:ed)?|add(?:ed)?|note[d]?)(?:\s+(?:the customers?|customers|them))?(?:\s+that)?[:,]?\s*/i,
   /^(?:please\s+)?(?:also\s+)?(?:add|mention|say|state|note|explain)(?:\s+that)?[:,]?\s+/i,
   /^the\s+(?:correct|right|real)\s+answer\s+is[:,]?\s*/i,
+  /^(?:(?:the\s+)?(?:answer|reply|response|agent|bot)|it|you)\s+(?:forgot|failed|neglected|didn't|did not|doesn't|does not)\s+(?:to\s+)?(?:say|mention|tell|state|explain)(?:\s+(?:the customers?|customers|them))?(?:\s+that)?[:,]?\s*/i,
+  /^(?:(?:it|this|that)\s+)?(?:should be|'s|’s|is|was|its|it's|it is)\s+(?=(?:only\s+|about\s+|up to\s+)?[$€£]?\d)/i,
+  /^(?:since|as of)\s+(?:the\s+|last\s+|this\s+|early\s+|late\s+)?[\w-]+,?\s+(?=\S)/i,
   /^(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|outdated|not right)[:,.!-]?\s*/i,
 ];
 /** A clause about the old value, not the new fact ("the 2 year limit was dropped in January"). */
 const OLD_CLAUSE =
   /\b(?:(?:was|were|has been|have been|got|is|are)\s+(?:dropped|removed|changed|scrapped|abolished|cancel+ed|updated|raised|lowered|extended|increased|decreased|shortened|outdated|gone|old)|used to be|no longer (?:applies|true|valid))\b/i;
 /** Asides on when something changed: "since last year", "since the relaunch", trailing "anymore", "too". */
-const ASIDES = [/\s+since\s+(?:the\s+|last\s+|this\s+|early\s+|late\s+)?[\w-]+(?:\s+(?:year|month|week))?(?=\s*[,.;!]|\s*$)/gi, /\s+(?:anymore|any more|too)(?=\s*[,.;!]|\s*$)/gi];
+const ASIDES = [/\s+since\s+(?:the\s+|last\s+|this\s+|early\s+|late\s+)?[\w-]+(?:\s+(?:year|month|week))?(?=\s*[,.;!]|\s*$)/gi, /\s+(?:anymore|any more|too|now)(?=\s*[,.;!]|\s*$)/gi];
+/** A sentence that only judges the answer or the article ("The answer is outdated."). */
+const JUDGEMENT = /^(?:the\s+)?(?:answer|reply|response|article|info(?:rmation)?|number|price|date|figure)s?\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:wrong|outdated|incorrect|old|out of date|not right)\b[\s.!]*$/i;
 const NOT_OLD = /,?\s+(?:not|instead of|rather than)\s+([^,.;]+?)\s*[.!]?$/i;
 /** Sentences that tell the agent how to behave ("Be friendlier.", "Don't apologise so much.") state no fact. */
 const BEHAVIOUR =
@@ -99,6 +104,7 @@ export function readNote(note: string, vocabulary = ''): NoteReading {
   const text = repairNote(squash(stripMarkdown(note)), vocabulary);
   for (const raw of splitSentences(text)) {
     const original = raw.trim();
+    if (JUDGEMENT.test(original)) continue;
     const read = factOf(original, out.oldValues);
     if (read === null) continue;
     const fact = read.text;

@@ -132,16 +132,16 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
   const conflict = findCorrection(input.articles, facts, note.oldValues, input.question, note.terse);
   if (conflict) {
     const { article } = conflict;
-    // An article the agent did not answer from also learns the customer's question.
-    const questions = article.used ? article.questions : withQuestion(article.questions, input.question);
-    return result(`Correct the article "${article.title}": "${conflict.corrected}"${article.used ? '' : ', and add the customer\'s question to it'}`, 'high', [
+    // The article also learns the customer's question: the lead has said it answers it, and it is then found for questions like it.
+    const questions = withQuestion(article.questions, input.question);
+    return result(`Correct the article "${article.title}": "${conflict.corrected}", and add the customer's question to it`, 'high', [
       change(
         'update_article',
         {
           failureStage: 'knowledge_content',
           failureMode: 'incorrect_knowledge',
           reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
-          target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: article.used ? ['mainKnowledge'] : ['mainKnowledge', 'questions'] }),
+          target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: ['mainKnowledge', 'questions'] }),
         },
         { article: { articleId: article.id, title: article.title, mainKnowledge: corrected(article.body, conflict), questions } },
       ),
@@ -221,14 +221,14 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
           failureStage: 'knowledge_search',
           failureMode: 'relevant_knowledge_not_available',
           reasoning: `The article "${covering.title}" covers this question but does not say what the feedback expects ("${truncate(factText, 200)}").`,
-          target: target('kb_article', { operation: 'update', articleId: covering.id, articleFields: covering.used ? ['mainKnowledge'] : ['mainKnowledge', 'questions'] }),
+          target: target('kb_article', { operation: 'update', articleId: covering.id, articleFields: ['mainKnowledge', 'questions'] }),
         },
         {
           article: {
             articleId: covering.id,
             title: covering.title,
             mainKnowledge: withFact(covering.body, facts),
-            questions: covering.used ? covering.questions : withQuestion(covering.questions, input.question),
+            questions: withQuestion(covering.questions, input.question),
           },
         },
       ),
