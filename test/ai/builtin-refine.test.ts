@@ -38,7 +38,9 @@ describe('built-in Refine with AI diagnosis', () => {
     assert.equal(out.changes.length, 1);
     const [change] = out.changes;
     assert.deepEqual([change!.changeType, change!.rootCause.failureStage, change!.rootCause.failureMode, change!.rootCause.target.articleId, change!.rootCause.target.articleFields],
-      ['update_article', 'knowledge_content', 'incorrect_knowledge', 'a-refunds', ['mainKnowledge']]);
+      ['update_article', 'knowledge_content', 'incorrect_knowledge', 'a-refunds', ['mainKnowledge', 'questions']]);
+    // The corrected article learns the question it answers, so that it is found for questions like it.
+    assert.deepEqual(change!.article!.questions, ['Can I get a refund for my annual plan?']);
     assert.equal(change!.article!.mainKnowledge, 'Annual plans can be refunded within 60 days of purchase. Monthly plans are not refunded. Refunds reach your card within 10 business days.');
     // Not answered from: the question is added too.
     const unused = diagnoseAnswer(base({ feedback: 'Annual plans can be refunded within 60 days.', handover: true, articles: [{ ...REFUNDS, used: false }] }));
@@ -50,7 +52,11 @@ describe('built-in Refine with AI diagnosis', () => {
     const omitted = diagnoseAnswer(base({ feedback: 'It should have said that refunds reach your card within 10 business days.' }));
     assert.deepEqual([omitted.changes[0]!.changeType, omitted.changes[0]!.rootCause.failureMode, omitted.changes[0]!.promptSection!.promptType],
       ['update_prompt', 'required_information_omitted', 'hcGuidelinePrompt']);
-    assert.equal(omitted.changes[0]!.promptSection!.content, 'When the customer asks about refund annual, always include: "Refunds reach your card within 10 business days."');
+    assert.equal(
+      omitted.changes[0]!.promptSection!.content,
+      'When the customer asks about refund, always include: "Refunds reach your card within 10 business days."\nWhen you answer from the article "Refund policy", always include: "Refunds reach your card within 10 business days."',
+    );
+    assert.ok(omitted.changes[0]!.promptSection!.title.split(' ').length <= 3, omitted.changes[0]!.promptSection!.title);
 
     const notUsed = diagnoseAnswer(base({ handover: true, answer: 'A colleague will follow up.', articles: [{ ...REFUNDS, used: false }], feedback: 'It should have said that refunds reach your card within 10 business days.' }));
     assert.deepEqual([notUsed.changes[0]!.changeType, notUsed.changes[0]!.rootCause.failureMode, notUsed.changes[0]!.article!.questions],
@@ -63,7 +69,7 @@ describe('built-in Refine with AI diagnosis', () => {
 
     const missing = diagnoseAnswer(base({ question: 'Do you ship to Canada?', handover: true, escalationReason: 'missing_knowledge', feedback: 'We ship to Canada within 5 business days.' }));
     assert.deepEqual([missing.changes[0]!.changeType, missing.changes[0]!.rootCause.failureMode, missing.changes[0]!.article], [
-      'create_article', 'relevant_knowledge_not_available', { articleId: null, title: 'Do you ship to Canada?', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
+      'create_article', 'relevant_knowledge_not_available', { articleId: null, title: 'Shipping to Canada', mainKnowledge: 'We ship to Canada within 5 business days.', questions: ['Do you ship to Canada?'] },
     ]);
     assert.deepEqual(diagnoseAnswer(base({ feedback: 'Be nicer.' })).changes, []);
     assert.deepEqual(diagnoseAnswer(base({ feedback: 'Annual plans can be refunded within 30 days of purchase.' })).changes, [], 'the answer says it already');

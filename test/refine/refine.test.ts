@@ -9,15 +9,16 @@ import { makeTenant, type Tenant } from '../support/factories.js';
 import { poll } from '../support/poll.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
 
+interface Warning { fragment: string; message: string }
 interface Change {
-  id: string; iterationId: string; changeType: string; draftPromptVersionId: string | null; draftArticleId: string | null; draftRuleVersionId: string | null;
+  id: string; iterationId: string; changeType: string; warnings: Warning[]; draftPromptVersionId: string | null; draftArticleId: string | null; draftRuleVersionId: string | null;
   rootCause: { failureStage: string; failureMode: string; reasoning: string; target: Record<string, unknown> };
 }
 interface Snapshot { interactionId: string; eventId: string; originalEventId: string | null; content: string | null; role: string; type: string; createdAt: string }
 interface Iteration {
   id: string; sessionId: string; status: string; iterationNumber: number; previousIterationId: string | null; backgroundJobId: string;
   replayInteractionId: string | null; replayEventId: string | null; feedbackNote: string; summary: string | null; confidence: string | null;
-  error: string | null; oldAnswerSnapshot: Snapshot | null; newAnswerSnapshot: Snapshot | null; changes: Change[]; publishedAt: string | null;
+  error: string | null; warnings: Warning[]; oldAnswerSnapshot: Snapshot | null; newAnswerSnapshot: Snapshot | null; changes: Change[]; publishedAt: string | null;
 }
 interface Session {
   id: string; status: string; interactionId: string; targetEventId: string; targetUserEventId: string | null; botId: string;
@@ -75,7 +76,7 @@ describe('Refine with AI', () => {
     assert.deepEqual([change?.changeType, change?.rootCause.failureStage, change?.rootCause.failureMode, change?.rootCause.target.kind, change?.rootCause.target.operation],
       ['create_article', 'knowledge_search', 'relevant_knowledge_not_available', 'kb_article', 'create']);
     const [draft] = await articles([change!.draftArticleId!]);
-    assert.deepEqual([draft?.isDraft, draft?.origin, draft?.title, draft?.questions], [true, 'FIX_REVIEW', 'Do you ship to Canada?', ['Do you ship to Canada?']]);
+    assert.deepEqual([draft?.isDraft, draft?.origin, draft?.title, draft?.questions], [true, 'FIX_REVIEW', 'Shipping to Canada', ['Do you ship to Canada?']]);
     assert.equal(draft?.mainKnowledge, 'We ship to Canada within 5 business days. Shipping to Canada costs 15 dollars.');
 
     // The replay: a new conversation of source replay, answered from the draft; live answers are unchanged.
@@ -116,7 +117,12 @@ describe('Refine with AI', () => {
     await ok(200, 'POST', iterations(other.interactionId, other.id), { feedbackNote: 'It should mention that invoices are kept for 7 years.' });
     await fail('POST', iterations(other.interactionId, other.id), 400, /a fix iteration is already running/, { feedbackNote: 'Again' });
 
-    const second = (await refine(reply, 'Also: after 60 days, an annual plan is not refundable.')).latestIteration!;
+    assert.deepEqual([first.warnings, change!.warnings], [[], []]);
+
+    const second = (await refine(reply, 'Also: after 60 days, an annual plan is not refundable. Be friendlier too.')).latestIteration!;
+    // The part not understood is named on the iteration and on the change that leaves it out.
+    assert.deepEqual(second.warnings.map((w) => w.fragment), ['Be friendlier too.']);
+    assert.deepEqual(second.changes[0]!.warnings, second.warnings);
     assert.equal(second.previousIterationId, first.id);
     assert.equal(second.iterationNumber, 2);
     assert.equal(second.oldAnswerSnapshot?.content, first.newAnswerSnapshot?.content);
@@ -235,8 +241,22 @@ describe('Refine with AI', () => {
     const iteration = session.latestIteration!;
     assert.deepEqual([iteration.status, iteration.changes, iteration.newAnswerSnapshot, iteration.replayInteractionId], ['no_change', [], null, null]);
     assert.equal(iteration.summary, 'The feedback states no fact and no step the agent should have taken: nothing to change.');
+    // What was not understood is said, on the iteration, and nothing is made of the note's words.
+    assert.deepEqual(iteration.warnings, [
+      { fragment: 'Be a bit friendlier.', message: 'This reads as an instruction on how to answer, not as a fact; the built-in engine drafts no change from it.' },
+    ]);
+    const blank = (await refine((await ask('How do I reset my password?'))[1], '?? meh')).latestIteration!;
+    assert.deepEqual([blank.status, blank.changes.length, blank.warnings.map((w) => w.fragment)], ['no_change', 0, ['?? meh']]);
+    assert.match(blank.warnings[0]!.message, /^Not understood/);
     const next = (await refine(reply, 'Invoices are issued on the first day of each month.')).latestIteration!;
     assert.deepEqual([next.iterationNumber, next.previousIterationId, next.oldAnswerSnapshot?.content], [2, null, reply.message]);
+  });
+
+  it('documents the warnings of an iteration and of a change in the OpenAPI document', async () => {
+    const doc = await t.request<{ components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } }>('GET', '/openapi.json');
+    const { FixIteration, FixChange, FixNoteWarning } = doc.body.components.schemas;
+    assert.ok(FixIteration?.required?.includes('warnings') && FixChange?.required?.includes('warnings'));
+    assert.deepEqual(FixNoteWarning?.required, ['fragment', 'message']);
   });
 
   it('refuses bad input, naming it', async () => {

@@ -1,7 +1,11 @@
-import type { ChangeOutput, DiagnoseInput, DiagnoseOutput, RootCauseOutput } from '../contracts/diagnose.js';
-import { changesValue, factValues, valueAsWritten, withoutValues } from './facts.js';
+import type { ChangeOutput, DiagnoseArticle, DiagnoseInput, DiagnoseOutput, RootCauseOutput } from '../contracts/diagnose.js';
+import { articleTitle, corrected, coveringArticle, findCorrection, sectionTitle, topicOf, withFact } from './diagnose-knowledge.js';
+import { findStep, type NoteReading, readNote } from './diagnose-note.js';
 import { splitSentences, squash, stripMarkdown } from '../../text/sentences.js';
-import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
+import { COMMON_STEMS, rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
+import { factValues } from './facts.js';
+
+export { findStep } from './diagnose-note.js';
 
 /**
  * The built-in engine's diagnosis of a bad answer (Refine with AI, docs/refine.md): rules over the
@@ -23,17 +27,6 @@ import { rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
  *      from the feedback's facts.
  * 3. Otherwise no actionable change.
  */
-
-const SAID_PREFIX =
-  /^(?:(?:it|the (?:agent|bot|answer|reply|response)|you)\s+(?:should|must|needs? to|ought to)\s+(?:have\s+)?(?:said|say|told|tell|mentioned|mention|answered|answer|explained|explain|stated|state|replied|reply)(?:\s+(?:the customer|them|him|her))?(?:\s+that)?[:,]?\s*|(?:actually|in fact|correction|wrong|incorrect|not quite|no|also|plus|note)[:,.!]?\s+|the (?:correct|right|real) answer is[:,]?\s*|(?:please\s+)?(?:mention|say|state|explain|tell (?:the customer|them|him|her))(?:\s+that)?[:,]?\s+|(?:it|this) is wrong[:,.]?\s*)/i;
-/** A step the agent should have taken. */
-const STEP =
-  /\b(?:ask(?:ed|ing)?|collect(?:ed|ing)?|request(?:ed|ing)?|verify|verified|confirm(?:ed)?)\s+(?:the customer\s+)?(?:for\s+)?((?:the|their|his|her|an?|your)\s+)?([a-z][a-z0-9' -]{1,40}?)(?=\s+(?:first|before|beforehand|at the start)\b|\s*[.,;!?]|\s+(?:and|then)\b|$)/i;
-/** Sentences that tell the agent how to behave ("Be friendlier.", "Don't apologise so much.") state no fact. */
-const IMPERATIVE =
-  /^(?:please\s+)?(?:be|do|don't|do not|never|always|use|keep|make|avoid|try|stop|remove|write|answer|reply|sound|give|ask|apologi[sz]e)\b/i;
-const STEP_CONTEXT = /\b(?:should|must|needs? to|need to|has to|have to|forgot|didn't|did not|never|first|before|always)\b/i;
-const FIRST = /\b(?:first|before anything|at the start|beforehand)\b/i;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -80,11 +73,14 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
             rule: { ruleId: matched.id, instructions, addToDescription: fired ? null : `Also applies when the customer writes: "${input.question.slice(0, 300)}".` },
           }),
         ],
+        warnings: [],
       };
     }
   }
 
-  const facts = factsOf(feedback);
+  const vocabulary = [input.question, ...input.articles.flatMap((a) => [a.title, a.body])].join(' ');
+  const note = readNote(feedback, vocabulary);
+  const facts = note.facts;
   if (facts.length === 0) {
     return {
       summary: step
@@ -92,9 +88,10 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
         : 'The feedback states no fact and no step the agent should have taken: nothing to change.',
       confidence: 'low',
       changes: [],
+      warnings: step ? [{ fragment: step.phrase, message: 'No intent rule of the agent handles this message, so the step was not added to a flow.' }, ...note.warnings] : note.warnings,
     };
   }
-  const knowledge = knowledgeDiagnosis(input, facts);
+  const knowledge = knowledgeDiagnosis(input, note);
   const ran = input.executedRule ? input.rules.find((r) => r.id === input.executedRule!.id) : undefined;
   if (!ran) return knowledge;
   // A rule answered, but the feedback expects what the knowledge says: the rule should not have run.
@@ -111,193 +108,159 @@ export function diagnoseAnswer(input: DiagnoseInput): DiagnoseOutput {
       change('update_rule', cause, { rule: { ruleId: ran.id, instructions: '', addToDescription: `Not for messages like: "${input.question.replace(/"/g, "'").slice(0, 300)}".` } }),
       ...knowledge.changes,
     ],
+    warnings: knowledge.warnings,
   };
 }
 
-/** What the knowledge says about the feedback's facts, and the change to it. */
-function knowledgeDiagnosis(input: DiagnoseInput, facts: string[]): DiagnoseOutput {
+/** What the knowledge says about the note's facts, and the change to it. */
+function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOutput {
+  const { facts, warnings } = note;
   const factText = facts.join(' ');
   const factTerms = [...new Set(facts.flatMap((f) => terms(f)))];
+  const pairs = facts.flatMap((f) => {
+    const said = terms(f);
+    return said.slice(1).map((t, i) => [said[i]!, t] as const);
+  });
+  const result = (summary: string, confidence: DiagnoseOutput['confidence'], changes: ChangeOutput[], extra: DiagnoseOutput['warnings'] = []): DiagnoseOutput => ({
+    summary,
+    confidence,
+    changes,
+    warnings: [...warnings, ...extra],
+  });
 
-  // Where the knowledge says the same thing with another quantity.
-  for (const article of input.articles) {
-    const conflict = conflictingSentence(article.body, facts);
-    if (!conflict) continue;
-    const mainKnowledge = article.body.replace(conflict.sentence, conflict.corrected);
-    // An article the agent did not answer from also learns the customer's question.
-    const questions = article.used ? article.questions : withQuestion(article.questions, input.question);
-    return {
-      summary: `Correct the article "${article.title}": "${conflict.fact}"${article.used ? '' : ', and add the customer\'s question to it'}`,
-      confidence: 'high',
-      changes: [
-        change(
-          'update_article',
-          {
-            failureStage: 'knowledge_content',
-            failureMode: 'incorrect_knowledge',
-            reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
-            target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: article.used ? ['mainKnowledge'] : ['mainKnowledge', 'questions'] }),
-          },
-          { article: { articleId: article.id, title: article.title, mainKnowledge, questions } },
-        ),
-      ],
-    };
+  // Where the knowledge says the same thing with another value (or holds the value the note calls old).
+  const conflict = findCorrection(input.articles, facts, note.oldValues, input.question, note.terse);
+  if (conflict) {
+    const { article } = conflict;
+    // The article also learns the customer's question: the lead has said it answers it, and it is then found for questions like it.
+    const questions = withQuestion(article.questions, input.question);
+    return result(`Correct the article "${article.title}": "${conflict.corrected}", and add the customer's question to it`, 'high', [
+      change(
+        'update_article',
+        {
+          failureStage: 'knowledge_content',
+          failureMode: 'incorrect_knowledge',
+          reasoning: `The article "${article.title}" says "${conflict.sentence.trim()}" where the feedback says "${conflict.fact}".`,
+          target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: ['mainKnowledge', 'questions'] }),
+        },
+        { article: { articleId: article.id, title: article.title, mainKnowledge: corrected(article.body, conflict), questions } },
+      ),
+    ]);
+  }
+  if (note.terse) {
+    return result('The feedback gives a value but not what it is about, and no article sentence about this question states a value of its kind: nothing to change.', 'low', [], [
+      { fragment: factText, message: 'Not understood: which fact this value replaces. Write the whole fact, e.g. "Standard shipping takes 3 to 5 business days."' },
+    ]);
   }
 
   // Where the knowledge already holds the fact.
   const holder = input.articles
-    .map((article) => ({ article, ...bestSentence(article.body, factTerms) }))
-    .filter((h) => h.coverage >= 0.75)
+    .map((article) => ({ article, ...bestSentence(article.body, factTerms, pairs) }))
+    .filter((h) => h.coverage >= 0.75 && holdsComplement(h.sentence, facts) && holdsValues(h.sentence, facts) && namesSubject(h.article, facts))
     .sort((a, b) => b.coverage - a.coverage || Number(b.article.used) - Number(a.article.used))[0];
   if (holder) {
     const { article, sentence } = holder;
     if (input.performKnowledgeSearch === false) {
       const topic = topicWords(input.question, 3);
-      return {
-        summary: `Search the knowledge base for messages about ${topic.join(', ')}.`,
-        confidence: 'medium',
-        changes: [
-          change(
-            'update_prompt',
-            {
-              failureStage: 'planning',
-              failureMode: 'required_search_skipped',
-              reasoning: `The planner answered without searching the knowledge base, and the article "${article.title}" holds what the feedback expects.`,
-              target: target('prompt', { operation: 'update', promptType: 'hcPlanningPrompt' }),
-            },
-            { promptSection: { promptType: 'hcPlanningPrompt', title: `Search for ${topic.join(' ')}`, content: `Always search the knowledge base when the customer mentions: ${topic.join(', ')}` } },
-          ),
-        ],
-      };
+      return result(`Search the knowledge base for messages about ${topic.join(', ')}.`, 'medium', [
+        change(
+          'update_prompt',
+          {
+            failureStage: 'planning',
+            failureMode: 'required_search_skipped',
+            reasoning: `The planner answered without searching the knowledge base, and the article "${article.title}" holds what the feedback expects.`,
+            target: target('prompt', { operation: 'update', promptType: 'hcPlanningPrompt' }),
+          },
+          { promptSection: { promptType: 'hcPlanningPrompt', title: `Search for ${topic.join(' ')}`, content: `Always search the knowledge base when the customer mentions: ${topic.join(', ')}` } },
+        ),
+      ]);
     }
     const answered = answerCoverage(input.answer, factTerms);
     if (article.used && !input.handover && answered < 0.75) {
-      const topic = topicWords(input.question, 2);
-      return {
-        summary: `When the customer asks about ${topic.join(' ')}, include: "${sentence}"`,
-        confidence: 'medium',
-        changes: [
-          change(
-            'update_prompt',
-            {
-              failureStage: 'answer_generation',
-              failureMode: 'required_information_omitted',
-              reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
-              target: target('prompt', { operation: 'update', promptType: 'hcGuidelinePrompt' }),
-            },
-            { promptSection: { promptType: 'hcGuidelinePrompt', title: `Always mention: ${truncate(sentence, 60)}`, content: `When the customer asks about ${topic.join(' ')}, always include: "${sentence}"` } },
-          ),
-        ],
-      };
+      const topic = topicOf(input.question, article, sentence, 1);
+      const content =
+        `When the customer asks about ${topic.join(' ')}, always include: "${sentence}"\n` +
+        `When you answer from the article "${article.title.replace(/"/g, "'")}", always include: "${sentence}"`;
+      return result(`When the customer asks about ${topic.join(' ')}, include: "${sentence}"`, 'medium', [
+        change(
+          'update_prompt',
+          {
+            failureStage: 'answer_generation',
+            failureMode: 'required_information_omitted',
+            reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
+            target: target('prompt', { operation: 'update', promptType: 'hcGuidelinePrompt' }),
+          },
+          { promptSection: { promptType: 'hcGuidelinePrompt', title: sectionTitle(sentence, input.question), content } },
+        ),
+      ]);
     }
     if (!article.used) {
-      return {
-        summary: `Add the customer's question to the article "${article.title}" so it is found for questions like this one.`,
-        confidence: 'medium',
-        changes: [
-          change(
-            'update_article',
-            {
-              failureStage: 'knowledge_search',
-              failureMode: 'relevant_knowledge_not_retrieved',
-              reasoning: `The article "${article.title}" says "${sentence}", but the agent did not answer from it (coverage ${round(holder.coverage)} of the feedback's terms).`,
-              target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: ['questions'] }),
-            },
-            { article: { articleId: article.id, title: article.title, mainKnowledge: article.body, questions: withQuestion(article.questions, input.question) } },
-          ),
-        ],
-      };
+      return result(`Add the customer's question to the article "${article.title}" so it is found for questions like this one.`, 'medium', [
+        change(
+          'update_article',
+          {
+            failureStage: 'knowledge_search',
+            failureMode: 'relevant_knowledge_not_retrieved',
+            reasoning: `The article "${article.title}" says "${sentence}", but the agent did not answer from it (coverage ${round(holder.coverage)} of the feedback's terms).`,
+            target: target('kb_article', { operation: 'update', articleId: article.id, articleFields: ['questions'] }),
+          },
+          { article: { articleId: article.id, title: article.title, mainKnowledge: article.body, questions: withQuestion(article.questions, input.question) } },
+        ),
+      ]);
     }
-    return { summary: `The article "${article.title}" holds the fact and the answer says it already: nothing to change.`, confidence: 'low', changes: [] };
+    return result(`The article "${article.title}" holds the fact and the answer says it already: nothing to change.`, 'low', []);
   }
 
-  const title = titleOf(input.question);
-  return {
-    summary: `Add an article "${title}" with the facts of the feedback.`,
-    confidence: factTerms.length >= 3 ? 'high' : 'medium',
-    changes: [
+  // An article covers the subject but lacks the fact: it gains the fact.
+  const covering = coveringArticle(input.articles, input.question, facts);
+  if (covering) {
+    return result(`Add to the article "${covering.title}": "${truncate(factText, 200)}"`, 'medium', [
       change(
-        'create_article',
+        'update_article',
         {
           failureStage: 'knowledge_search',
           failureMode: 'relevant_knowledge_not_available',
-          reasoning: `No article of the agent's knowledge says what the feedback expects ("${truncate(factText, 200)}")${input.handover ? `; the agent handed over (${input.escalationReason ?? 'other'})` : ''}.`,
-          target: target('kb_article', { operation: 'create' }),
+          reasoning: `The article "${covering.title}" covers this question but does not say what the feedback expects ("${truncate(factText, 200)}").`,
+          target: target('kb_article', { operation: 'update', articleId: covering.id, articleFields: ['mainKnowledge', 'questions'] }),
         },
-        { article: { articleId: null, title, mainKnowledge: factText, questions: [truncate(input.question, 900)] } },
+        {
+          article: {
+            articleId: covering.id,
+            title: covering.title,
+            mainKnowledge: withFact(covering.body, facts),
+            questions: withQuestion(covering.questions, input.question),
+          },
+        },
       ),
-    ],
-  };
+    ]);
+  }
+
+  const title = articleTitle(input.question);
+  return result(`Add an article "${title}" with the facts of the feedback.`, factTerms.length >= 3 ? 'high' : 'medium', [
+    change(
+      'create_article',
+      {
+        failureStage: 'knowledge_search',
+        failureMode: 'relevant_knowledge_not_available',
+        reasoning: `No article of the agent's knowledge says what the feedback expects ("${truncate(factText, 200)}")${input.handover ? `; the agent handed over (${input.escalationReason ?? 'other'})` : ''}.`,
+        target: target('kb_article', { operation: 'create' }),
+      },
+      { article: { articleId: null, title, mainKnowledge: factText, questions: [truncate(input.question, 900)] } },
+    ),
+  ]);
 }
 
 function withQuestion(questions: readonly string[], question: string): string[] {
   return [...questions.filter((q) => q.toLowerCase() !== question.toLowerCase()), truncate(question, 900)].slice(-100);
 }
 
-/** The step the feedback says the agent should have taken, when it names one. */
-export function findStep(feedback: string): { phrase: string; first: boolean } | null {
-  for (const sentence of splitSentences(feedback)) {
-    if (!STEP_CONTEXT.test(sentence)) continue;
-    const match = STEP.exec(sentence);
-    if (!match) continue;
-    const phrase = `${match[1] ?? 'the '}${match[2]!.trim()}`.replace(/\s+/g, ' ').trim();
-    if (terms(phrase).length === 0) continue;
-    return { phrase, first: FIRST.test(sentence) };
-  }
-  return null;
-}
-
-/** The statements of a feedback note: its sentences with "it should have said that" and the like taken off. */
+/** The statements of a feedback note as help-center text (diagnose-note.ts reads them). */
 export function factsOf(feedback: string): string[] {
-  const out: string[] = [];
-  for (const raw of splitSentences(feedback)) {
-    let sentence = raw.trim();
-    for (let i = 0; i < 3; i++) sentence = sentence.replace(SAID_PREFIX, '').trim();
-    sentence = sentence.replace(/^["“']|["”']$/g, '').trim();
-    if (sentence.length < 8 || terms(sentence).length < 2) continue;
-    if (STEP_CONTEXT.test(sentence) && STEP.test(sentence)) continue;
-    if (/\?$/.test(sentence) || IMPERATIVE.test(sentence)) continue;
-    const text = sentence.charAt(0).toUpperCase() + sentence.slice(1);
-    out.push(/[.!]$/.test(text) ? text : `${text}.`);
-  }
-  return out;
-}
-
-/**
- * A sentence of `body` about the same thing as one of `facts` (most of the fact's words) with other
- * values (facts.ts: durations, amounts, dates, counts, plans), and the sentence corrected: its one
- * differing value replaced by the fact's when both hold one, else the fact in its place.
- */
-function conflictingSentence(body: string, facts: string[]): { sentence: string; fact: string; corrected: string } | null {
-  let best: { sentence: string; fact: string; corrected: string; shared: number; common: number } | null = null;
-  for (const fact of facts) {
-    const factQuantities = factValues(fact);
-    if (factQuantities.length === 0) continue;
-    for (const sentence of splitSentences(body)) {
-      const own = factValues(sentence);
-      if (!changesValue(own, factQuantities)) continue;
-      // Values both state (the same plan, say) are part of what the two are about.
-      const subject = terms(withoutValues(fact, new Set(own.filter((q) => factQuantities.includes(q)))));
-      if (subject.length < 2) continue;
-      const said = new Set(terms(sentence));
-      const shared = subject.filter((t) => said.has(t)).length / subject.length;
-      // The best match: the most subject words, then the most values in common (the Pro plan's sentence for a fact about the Pro plan).
-      const common = own.filter((q) => factQuantities.includes(q)).length;
-      if (shared < 0.6 || (best && (shared < best.shared || (shared === best.shared && common <= best.common)))) continue;
-      const differing = [...new Set(own.filter((q) => !factQuantities.includes(q)))];
-      const replacing = [...new Set(factQuantities.filter((q) => !own.includes(q)))];
-      const corrected =
-        differing.length === 1 && replacing.length === 1
-          ? sentence.replace(new RegExp(differing[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'i'), valueAsWritten(fact, replacing[0]!))
-          : fact;
-      best = { sentence, fact, corrected, shared, common };
-    }
-  }
-  return best && { sentence: best.sentence, fact: best.fact, corrected: best.corrected };
+  return readNote(feedback).facts;
 }
 
 /** The sentence of `body` that holds most of `wanted` (weighted by rarity), and that share. */
-function bestSentence(body: string, wanted: string[]): { sentence: string; coverage: number } {
+function bestSentence(body: string, wanted: string[], pairs: readonly (readonly [string, string])[]): { sentence: string; coverage: number } {
   const weight = (t: string) => rarity(t);
   const total = wanted.reduce((sum, t) => sum + weight(t), 0);
   let best = { sentence: '', coverage: 0 };
@@ -305,12 +268,45 @@ function bestSentence(body: string, wanted: string[]): { sentence: string; cover
   const units = splitSentences(body);
   // One sentence, or two in a row when a fact spans them (only when that holds more of it).
   const candidates = [...units, ...units.slice(0, -1).map((unit, i) => `${unit} ${units[i + 1]!}`)];
-  for (const text of candidates) {
+  for (const [i, text] of candidates.entries()) {
+    // Two sentences hold the fact only when they keep its word pairs together ("return label" is not "... label. ... Return").
+    if (i >= units.length && splitsPair(terms(text), pairs)) continue;
     const said = new Set(terms(text));
     const coverage = wanted.reduce((sum, t) => sum + (said.has(t) ? weight(t) : 0), 0) / total;
     if (coverage > best.coverage + 1e-9) best = { sentence: text.trim(), coverage: round(coverage) };
   }
   return best;
+}
+
+/** Whether `sentence` states every value the facts state (a sentence with "5 to 7 days" does not hold "7 to 10 days"). */
+function holdsValues(sentence: string, facts: readonly string[]): boolean {
+  const own = new Set(factValues(sentence));
+  return facts.every((fact) => factValues(fact).every((v) => own.has(v)));
+}
+
+/** Whether the article names every distinctive word of the facts (an article that never says "UK" does not hold a fact about it). */
+function namesSubject(article: DiagnoseArticle, facts: readonly string[]): boolean {
+  const said = new Set(terms(`${article.title} ${article.body}`));
+  return facts.every((fact) => terms(fact.replace(/\d+/g, ' ')).every((t) => COMMON_STEMS.has(t) || said.has(t)));
+}
+
+const COPULA = /\b(?:is|are|was|were|be|becomes?|costs?|stays?)\s+(?:not\s+|also\s+|always\s+)*(.+)$/i;
+
+/** Whether `sentence` holds what each fact says of its subject after "is", "are", "costs" ("free" in "the return label is free"). */
+function holdsComplement(sentence: string, facts: readonly string[]): boolean {
+  const said = new Set(terms(sentence));
+  return facts.every((fact) => {
+    const complement = COPULA.exec(fact)?.[1];
+    return !complement || terms(complement).slice(0, 3).every((t) => said.has(t));
+  });
+}
+
+/** Whether `said` holds both words of one of `pairs` but never next to each other. */
+function splitsPair(said: readonly string[], pairs: readonly (readonly [string, string])[]): boolean {
+  return pairs.some(([a, b]) => {
+    if (!said.includes(a) || !said.includes(b)) return false;
+    return !said.some((t, i) => (t === a && (said[i + 1] === b || said[i - 1] === b)));
+  });
 }
 
 function answerCoverage(answer: string, wanted: string[]): number {
@@ -335,12 +331,6 @@ function topicWords(question: string, count: number): string[] {
   const words = [...new Set(tokenize(question).filter((w) => !STOPWORDS.has(w) && w.length > 2))];
   const chosen = [...words].sort((a, b) => rarity(terms(b)[0] ?? b) - rarity(terms(a)[0] ?? a)).slice(0, count);
   return words.filter((w) => chosen.includes(w));
-}
-
-function titleOf(question: string): string {
-  const text = squash(question).replace(/^(?:hi|hello|hey)[,!.\s]+/i, '').trim();
-  const title = text.charAt(0).toUpperCase() + text.slice(1);
-  return truncate(title, 200);
 }
 
 function truncate(text: string, max: number): string {

@@ -65,10 +65,16 @@ const changeSchema = z.object({
 });
 export type ChangeOutput = z.infer<typeof changeSchema>;
 
+/** A part of the feedback note the diagnosis did not understand, and why: shown to the lead instead of a guess. */
+export const noteWarningSchema = z.object({ fragment: text(2_000), message: text(500) });
+export type NoteWarningOutput = z.infer<typeof noteWarningSchema>;
+
 export const diagnoseOutputSchema = z.object({
   summary: text(2_000),
   confidence: z.enum(['high', 'medium', 'low']),
   /** The changes that fix the answer, the main cause first; none when nothing should change. */
   changes: z.array(changeSchema).max(3),
+  /** The parts of the note not understood (none when all of it was). */
+  warnings: z.array(noteWarningSchema).max(10).default([]),
 });
 export type DiagnoseOutput = z.infer<typeof diagnoseOutputSchema>;

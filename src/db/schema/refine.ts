@@ -4,6 +4,12 @@ import { conversations } from './conversations.js';
 import { type RuleVersionItem, rules } from './rules.js';
 import { workspaces } from './workspaces.js';
 
+/** A part of a feedback note the diagnosis did not understand, and why. */
+export interface NoteWarning {
+  fragment: string;
+  message: string;
+}
+
 /** An agent reply as Refine with AI shows it before and after a replay (the specification's AnswerSnapshot). */
 export interface AnswerSnapshot {
   interactionId: string;
@@ -94,6 +100,8 @@ export const fixIterations = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     oldAnswerSnapshot: jsonb('old_answer_snapshot').$type<AnswerSnapshot>(),
     newAnswerSnapshot: jsonb('new_answer_snapshot').$type<AnswerSnapshot>(),
+    /** The parts of the note the diagnosis did not understand. */
+    warnings: jsonb('warnings').$type<NoteWarning[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdBy: uuid('created_by'),
@@ -122,6 +130,8 @@ export const fixChanges = pgTable(
     draftPromptVersionId: uuid('draft_prompt_version_id'),
     draftArticleId: uuid('draft_article_id'),
     draftRuleVersionId: uuid('draft_rule_version_id'),
+    /** The parts of the note this change does not carry out (not understood when it was made). */
+    warnings: jsonb('warnings').$type<NoteWarning[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

@@ -105,7 +105,7 @@ async function iterate(ctx: Ctx, session: SessionRow, iteration: IterationRow): 
   const kept = carried.filter((c) => !output.changes.some((next) => sameTarget(c, next)));
   const made: MadeDraft[] = [];
   try {
-    for (const next of output.changes) made.push(await makeDraft(ctx, session, turn, next, output.summary, drafts, rules));
+    for (const next of output.changes) made.push(await makeDraft(ctx, session, turn, next, output, drafts, rules));
   } catch (error) {
     await discardDrafts(ctx, session, made.map(asChange));
     throw error;
@@ -126,10 +126,11 @@ async function iterate(ctx: Ctx, session: SessionRow, iteration: IterationRow): 
         draftPromptVersionId: change.draftPromptVersionId,
         draftArticleId: change.draftArticleId,
         draftRuleVersionId: change.draftRuleVersionId,
+        warnings: change.warnings,
         createdAt: new Date(at.getTime() + i),
       });
     }
-    return moveIteration(tx.db, ctx.workspaceId, iteration.id, ['generating_changes'], { status: 'replaying', summary: output.summary, confidence: output.confidence, updatedAt: at });
+    return moveIteration(tx.db, ctx.workspaceId, iteration.id, ['generating_changes'], { status: 'replaying', summary: output.summary, confidence: output.confidence, warnings: output.warnings, updatedAt: at });
   });
   if (!moved) {
     await discardDrafts(ctx, session, made.map(asChange));
@@ -255,14 +256,15 @@ function sameTarget(change: ChangeRow, next: ChangeOutput): boolean {
   return false;
 }
 
-type MadeDraft = Pick<ChangeRow, 'rootCause' | 'changeType' | 'draftPromptVersionId' | 'draftArticleId' | 'draftRuleVersionId'>;
+type MadeDraft = Pick<ChangeRow, 'rootCause' | 'changeType' | 'draftPromptVersionId' | 'draftArticleId' | 'draftRuleVersionId' | 'warnings'>;
 const asChange = (made: MadeDraft) => made as ChangeRow;
 
 /** A change as a draft through the owner's own draft path (origin FIX_REVIEW). */
-async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, change: ChangeOutput, summary: string, drafts: Drafts, rules: RuleWithAgents[]): Promise<MadeDraft> {
+async function makeDraft(ctx: Ctx, session: SessionRow, turn: AnsweredTurn, change: ChangeOutput, output: DiagnoseOutput, drafts: Drafts, rules: RuleWithAgents[]): Promise<MadeDraft> {
+  const { summary, warnings } = output;
   const cause = change.rootCause;
   const target = Object.fromEntries(Object.entries(cause.target).filter(([, v]) => v !== null)) as RootCause['target'];
-  const made: MadeDraft = { rootCause: { ...cause, target }, changeType: change.changeType, draftPromptVersionId: null, draftArticleId: null, draftRuleVersionId: null };
+  const made: MadeDraft = { rootCause: { ...cause, target }, changeType: change.changeType, draftPromptVersionId: null, draftArticleId: null, draftRuleVersionId: null, warnings };
   if (change.changeType === 'update_prompt') {
     const section = change.promptSection!;
     const base = drafts.prompts?.prompts ?? (await currentPrompts(ctx, session.agentId));

@@ -24,6 +24,7 @@ export function presentChange(row: ChangeRow) {
     draftPromptVersionId: row.draftPromptVersionId,
     draftArticleId: row.draftArticleId,
     draftRuleVersionId: row.draftRuleVersionId,
+    warnings: row.warnings,
     createdAt: iso(row.createdAt),
   };
 }
@@ -47,6 +48,7 @@ export function presentIteration(row: IterationRow, changes: readonly ChangeRow[
     summary: row.summary,
     confidence: row.confidence as 'high' | 'medium' | 'low' | null,
     error: row.error,
+    warnings: row.warnings,
     publishedAt: isoOrNull(row.publishedAt),
     startedAt: isoOrNull(row.startedAt),
     completedAt: isoOrNull(row.completedAt),

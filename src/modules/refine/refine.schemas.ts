@@ -59,6 +59,13 @@ export const rootCauseSchema = z
   })
   .meta({ id: 'FixRootCause' });
 
+export const noteWarningSchema = z
+  .object({
+    fragment: z.string().describe('the words of the feedback note that were not understood'),
+    message: z.string().describe('why, and what was done instead (usually: nothing was changed for this part)'),
+  })
+  .meta({ id: 'FixNoteWarning' });
+
 export const fixChangeSchema = z
   .object({
     id: z.uuid(),
@@ -72,6 +79,7 @@ export const fixChangeSchema = z
     draftPromptVersionId: z.uuid().nullable().describe('the prompt draft (GET /v2/bots/{botId}/hc-prompt/drafts/{id}/public)'),
     draftArticleId: z.uuid().nullable().describe('the article draft (GET /v2/hc-articles/{id}/public)'),
     draftRuleVersionId: z.uuid().nullable().describe('the rule draft: a proposed next version of the rule'),
+    warnings: z.array(noteWarningSchema).describe('the parts of the note this change does not carry out, because they were not understood'),
     createdAt: iso,
   })
   .meta({ id: 'FixChange' });
@@ -93,6 +101,7 @@ export const fixIterationSchema = z
     summary: z.string().nullable(),
     confidence: z.enum(['high', 'medium', 'low']).nullable(),
     error: z.string().nullable(),
+    warnings: z.array(noteWarningSchema).describe('the parts of the feedback note the diagnosis did not understand; an iteration that understood none of it ends no_change with a warning'),
     publishedAt: iso.nullable(),
     startedAt: iso.nullable(),
     completedAt: iso.nullable(),

@@ -23,7 +23,9 @@ export const diagnoseTask: LlmTask<DiagnoseInput, DiagnoseOutput> = {
     'rule_triggered_incorrectly. Then propose the changes (at most 3, the main cause first), each with its root cause: update_prompt (a ' +
     'prompt section to add), create_article, update_article (the whole new content of that article id) or update_rule (the rule id, the ' +
     'change to its flow in words, and text to add to its trigger description, such as \'Not for messages like: "..."\'). Only use ids ' +
-    'listed in the input. When nothing should change, answer no changes.',
+    'listed in the input. When nothing should change, answer no changes. Write article text and prompt sections as help-center text ' +
+    'stating the lead\'s facts, never the lead\'s own words to you ("this is wrong", "tell customers", "pls"). List in warnings each part of ' +
+    'the feedback you did not understand (its words as fragment, and why as message) instead of guessing a change from it.',
   prompt: (input) =>
     [
       `Customer message:\n${input.question}`,
