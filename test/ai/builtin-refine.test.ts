@@ -100,6 +100,12 @@ describe('prompt instructions the built-in engine follows', () => {
     const guideline = 'When the customer asks about refund annual, always include: "Refunds reach your card within 10 business days."';
     assert.deepEqual(requiredStatements(guideline, 'Can I get a refund on my annual plan?'), ['Refunds reach your card within 10 business days.']);
     assert.deepEqual(requiredStatements(guideline, 'Can I get a refund on my monthly plan?'), []);
+    // Refine with AI's line for an article holds for any wording that finds that article.
+    const byArticle = 'When you answer from the article "Reward points", always include: "Points never expire."';
+    assert.deepEqual(requiredStatements(byArticle, 'do my points ever run out', 'Reward points'), ['Points never expire.']);
+    assert.deepEqual(requiredStatements(byArticle, 'do my points ever run out', 'reward  POINTS'), ['Points never expire.']);
+    assert.deepEqual(requiredStatements(byArticle, 'do my points ever run out', 'Gift cards'), []);
+    assert.deepEqual(requiredStatements(byArticle, 'do my points ever run out'), []);
   });
 
   it('does not match a rule on a message like one of its counter-examples', () => {

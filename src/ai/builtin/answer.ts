@@ -60,7 +60,7 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
     };
   }
   const extracted = extractAnswer(input.question, top);
-  const required = requiredStatements(input.prompts.guideline, input.question).filter((r) => !extracted.toLowerCase().includes(r.toLowerCase().replace(/[.!]+$/, '')));
+  const required = requiredStatements(input.prompts.guideline, input.question, top.title).filter((r) => !extracted.toLowerCase().includes(r.toLowerCase().replace(/[.!]+$/, '')));
   const text = required.length ? `${extracted}\n\n${required.join(' ')}` : extracted;
   return {
     answer: text,
@@ -76,17 +76,26 @@ export function composeAnswer(input: AnswerInput): AnswerOutput {
 /**
  * Guideline instructions the built-in engine follows: a line `When the customer asks about X,
  * always include: "statement"` adds the statement to an answer whose question holds every word of
- * X (stemmed), unless the answer says it already.
+ * X (stemmed), and a line `When you answer from the article "Title", always include: "statement"`
+ * (what Refine with AI writes, so a fix holds for any wording that finds the article) adds it to an
+ * answer from that article; unless the answer says it already.
  */
 const INCLUDE_INSTRUCTION = /when the customer asks about ([^,\n]+),\s*always (?:include|mention|say)(?: that)?:?\s*"([^"\n]+)"/gi;
+const ARTICLE_INSTRUCTION = /when you answer from the article "([^"\n]+)",\s*always (?:include|mention|say)(?: that)?:?\s*"([^"\n]+)"/gi;
 
-export function requiredStatements(guideline: string, question: string): string[] {
+export function requiredStatements(guideline: string, question: string, articleTitle?: string): string[] {
   const asked = new Set(terms(question));
   const out: string[] = [];
+  const add = (statement: string) => {
+    const trimmed = statement.trim();
+    if (!out.includes(trimmed)) out.push(trimmed);
+  };
   for (const match of guideline.matchAll(INCLUDE_INSTRUCTION)) {
     const topic = terms(match[1]!);
-    if (topic.length && topic.every((t) => asked.has(t)) && !out.includes(match[2]!)) out.push(match[2]!.trim());
+    if (topic.length && topic.every((t) => asked.has(t))) add(match[2]!);
   }
+  const title = articleTitle ? squash(articleTitle).toLowerCase() : null;
+  if (title) for (const match of guideline.matchAll(ARTICLE_INSTRUCTION)) if (squash(match[1]!).toLowerCase() === title) add(match[2]!);
   return out;
 }
 
