@@ -1,6 +1,6 @@
 import { normalizeText } from './sentences.js';
 import { rawWords } from './terms.js';
-import { nearWord } from './typos.js';
+import { nearWord } from './spelling.js';
 
 /**
  * A request for a person in the words customers use: a verb of reaching someone ("talk", "speak",

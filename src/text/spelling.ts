@@ -1,9 +1,10 @@
 import { stem } from './terms.js';
 
 /**
- * Spelling repair against a known vocabulary: a word one edit (an insertion, a deletion, a
- * substitution or two letters swapped) away from exactly one known word is taken as that word.
- * Used where a person's typed note becomes text others read (Refine with AI's note reader).
+ * Typos, one edit at a time (an insertion, a deletion, a substitution or two letters swapped):
+ * spelling repair against a known vocabulary, where a person's typed note becomes text others read
+ * (Refine with AI's note reader), and typo-tolerant lookup in short word lists ("contcat",
+ * "speek", "agnet": the request for a person).
  */
 
 /** Whether `a` and `b` are one edit apart (Damerau: insertion, deletion, substitution, transposition). */
@@ -65,5 +66,17 @@ export function repairWord(typed: string, known: ReadonlySet<string>, minLength 
   }
   if (candidates.size !== 1) return null;
   for (const form of candidates) return form;
+  return null;
+}
+
+/**
+ * The listed word a lower-cased token stands for: itself, or from five letters on one edit away
+ * from a listed word of five letters or more; null when none. Shorter words must be exact: "ask"
+ * and "ash" are different words.
+ */
+export function nearWord(token: string, list: ReadonlySet<string>): string | null {
+  if (list.has(token)) return token;
+  if (token.length < 5) return null;
+  for (const word of list) if (word.length >= 5 && oneEditApart(token, word)) return word;
   return null;
 }
