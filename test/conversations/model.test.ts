@@ -8,7 +8,7 @@ import { type FakeLlm, fakeModelEnv, promptOf, startFakeLlm, taskOf } from '../s
 import { expectStatus } from '../support/security.js';
 import { type Event, metadataOf, say, type Setup, setupAgent, type Trace } from './support.js';
 
-const PLAN = { reasoning: 'A question about passwords.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' };
+const PLAN = { reasoning: 'A question about passwords.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false };
 
 describe('answers with a configured model', () => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import { poll } from '../support/poll.js';
 import { expectStatus } from '../support/security.js';
 import { SHIPPING_DIAGNOSIS } from './support.js';
 
-const PLAN = { reasoning: 'A question.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' };
+const PLAN = { reasoning: 'A question.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false };
 
 interface Iteration { id: string; status: string; error: string | null; summary: string | null; confidence: string | null; newAnswerSnapshot: { content: string | null } | null; changes: { changeType: string; draftArticleId: string | null; rootCause: { failureStage: string; failureMode: string; target: Record<string, unknown> } }[] }
 
@@ -100,6 +100,7 @@ describe('Refine with AI with a configured model', () => {
             rule: null,
           },
         ],
+        warnings: [],
       },
     }));
     const invented = await refine(reply, 'Try again.');

@@ -18,4 +18,5 @@ export const SHIPPING_DIAGNOSIS = {
       rule: null,
     },
   ],
+  warnings: [],
 };

@@ -29,7 +29,7 @@ describe('a Refine with AI iteration survives a killed worker', { timeout: 120_0
     let answer = 'A colleague will follow up.';
     fake.setHandler((request) => {
       const task = taskOf(request);
-      if (task === 'plan_answer') return { json: { reasoning: 'A question.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral' } };
+      if (task === 'plan_answer') return { json: { reasoning: 'A question.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false } };
       if (task === 'generate_answer') return { json: { answer, usedArticleIds: [], handover: false, reason: null, confidence: 0.9, bestArticleId: null, reasoning: 'x' } };
       if (task === 'diagnose_answer') {
         diagnoses += 1;

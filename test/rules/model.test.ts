@@ -54,6 +54,7 @@ describe('rules with a configured model', () => {
           flat('ask', { type: 'collect', field: 'orderNumber', question: 'What is your order number?', dataType: 'string', required: true, next: 'say' }),
           flat('say', { message: 'Checking ${rule.orderNumber}.' }),
         ],
+        warnings: [],
       },
     });
     const rule = await expectStatus<Rule>(t, 201, 'POST', draftPath, w.key, { behaviorInstructions: 'Ask for the order number, then say you are checking it.' });
@@ -75,7 +76,7 @@ describe('rules with a configured model', () => {
     assert.match(JSON.stringify(request.body.messages), /Ask for the order number, then say you are checking it\./);
 
     fake.enqueue({
-      json: { name: 'Order status', description: 'The customer asks where their order is', rootId: 'say', nodes: [flat('say', { message: 'One moment.' })] },
+      json: { name: 'Order status', description: 'The customer asks where their order is', rootId: 'say', nodes: [flat('say', { message: 'One moment.' })], warnings: [] },
     });
     const refined = await expectStatus<Rule>(t, 200, 'POST', refinePath(rule.id), w.key, { refinementInstructions: 'Do not ask anything.' });
     assert.deepEqual(refined.flowConfig, { id: 'say', type: 'message', message: 'One moment.' });
@@ -85,9 +86,9 @@ describe('rules with a configured model', () => {
   it('answers 502 for a flow that is not a tree, an invalid flow, or a failing model, and stores nothing', async () => {
     fake.reset();
     const before = (await expectStatus<Rule[]>(t, 200, 'GET', '/v2/hc-rules/public?isDraft=true', w.key)).length;
-    fake.enqueue({ json: { name: 'x', description: 'y', rootId: 'a', nodes: [flat('a', { message: 'hi', next: 'b' })] } });
+    fake.enqueue({ json: { name: 'x', description: 'y', rootId: 'a', nodes: [flat('a', { message: 'hi', next: 'b' })], warnings: [] } });
     assertError(await t.request('POST', draftPath, { key: w.key, body: { behaviorInstructions: 'Say hi.' } }), 502, 'the drafted flow is not a tree: node "b" is named as a child but not listed');
-    fake.enqueue({ json: { name: 'x', description: 'y', rootId: 'a', nodes: [flat('a', { type: 'tool', toolId: '00000000-0000-4000-8000-000000000000', inputs: [] })] } });
+    fake.enqueue({ json: { name: 'x', description: 'y', rootId: 'a', nodes: [flat('a', { type: 'tool', toolId: '00000000-0000-4000-8000-000000000000', inputs: [] })], warnings: [] } });
     assertError(await t.request('POST', draftPath, { key: w.key, body: { behaviorInstructions: 'Look it up.' } }), 502, /names something that does not exist: flowConfig\.toolId: action/);
     fake.enqueue({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
     const failed = await t.request('POST', draftPath, { key: w.key, body: { behaviorInstructions: 'Say hi.' } });

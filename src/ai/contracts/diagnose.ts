@@ -75,6 +75,6 @@ export const diagnoseOutputSchema = z.object({
   /** The changes that fix the answer, the main cause first; none when nothing should change. */
   changes: z.array(changeSchema).max(3),
   /** The parts of the note not understood (none when all of it was). */
-  warnings: z.array(noteWarningSchema).max(10).default([]),
+  warnings: z.array(noteWarningSchema).max(10),
 });
 export type DiagnoseOutput = z.infer<typeof diagnoseOutputSchema>;

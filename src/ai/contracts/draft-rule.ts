@@ -68,7 +68,6 @@ export const draftRuleOutputSchema = z.object({
   warnings: z
     .array(z.object({ fragment: z.string().describe('the exact words of the instructions'), message: z.string().describe('why they are not in the flow, and the forms that are understood') }))
     .max(50)
-    .default([])
     .describe('every part of the instructions NOT turned into the flow (a condition, an action, a tag that does not exist); empty when all of it is'),
 });
 export type DraftWarning = z.infer<typeof draftRuleOutputSchema>['warnings'][number];

@@ -19,7 +19,7 @@ export const planOutputSchema = z.object({
     .describe('question: needs an answer; small_talk: greeting, thanks, goodbye; human_request: asks for a person (with performKnowledgeSearch true: asks a person a question, "can you ask an agent how ...")'),
   smallTalkReply: z.string().nullable().describe('the reply to small talk; null otherwise'),
   sentiment: z.enum(['positive', 'neutral', 'negative']).describe("the customer message's sentiment"),
-  angry: z.boolean().default(false).describe('the customer is clearly angry or abusive: a person takes over (after the answer, when there is one)'),
+  angry: z.boolean().describe('the customer is clearly angry or abusive: a person takes over (after the answer, when there is one)'),
 });
 export type PlanOutput = z.infer<typeof planOutputSchema>;
 export type Intent = PlanOutput['intent'];
