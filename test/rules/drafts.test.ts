@@ -115,4 +115,24 @@ describe('draft rules', () => {
     const refined = await ok<Rule & { warnings: { fragment: string }[] }>(200, 'POST', refinePath(clean.id), { refinementInstructions: 'Send them a coupon by SMS.' });
     assert.deepEqual(refined.warnings.map((w) => w.fragment), ['Send them a coupon by SMS']);
   });
+
+  it('never publishes a draft with unread parts silently: 409 naming them, unless the request accepts them', async () => {
+    const unread = await ok<Rule & { warnings: { fragment: string }[] }>(201, 'POST', draftPath, {
+      behaviorInstructions: "Ask for the order number. If the moon is waning, escalate. Otherwise say 'All good'.",
+    });
+    await fail('POST', publishPath(unread.id), 409, /not turned into its flow: "If the moon is waning, escalate" \(Not understood: .*acceptWarnings: true$/, { botIds: [agent] });
+    // A refinement keeps what the first instructions left unread, and adds its own.
+    const refined = await ok<Rule & { warnings: { fragment: string }[] }>(200, 'POST', refinePath(unread.id), { refinementInstructions: 'Send them a coupon by SMS.' });
+    assert.deepEqual(refined.warnings.map((w) => w.fragment), ['If the moon is waning, escalate', 'Otherwise say "All good"', 'Send them a coupon by SMS']);
+    assert.equal((await ok<Rule>(200, 'GET', rulePath(unread.id))).status, 'DRAFT');
+    const published = await ok<Rule>(200, 'POST', publishPath(unread.id), { botIds: [agent], acceptWarnings: true });
+    assert.deepEqual([published.status, published.version, published.botIds], ['PUBLISHED', 1, [agent]]);
+
+    // A flow the lead writes replaces what drafting did not understand.
+    const edited = await ok<Rule & { warnings: unknown[] }>(201, 'POST', draftPath, { behaviorInstructions: 'If the moon is waning, escalate.' });
+    assert.ok(edited.warnings.length > 0);
+    await ok(200, 'PATCH', rulePath(edited.id), { flowConfig: { type: 'message', message: 'Let me check that for you.' } });
+    assert.equal((await ok<Rule>(200, 'POST', publishPath(edited.id), { botIds: [agent] })).status, 'PUBLISHED');
+    await fail('POST', publishPath(edited.id), 400, /acceptWarnings/, { botIds: [agent], acceptWarnings: 'yes' });
+  });
 });

@@ -102,6 +102,11 @@ export const rules = pgTable(
     flowConfig: jsonb('flow_config').$type<Record<string, unknown>>(),
     /** What a draft was generated from, and the refinements since (a draft's history in words). */
     behaviorInstructions: text('behavior_instructions'),
+    /**
+     * The parts of a draft's instructions that drafting or refining did not turn into the flow: a
+     * draft with any publishes only when the request accepts them (docs/rules.md).
+     */
+    draftWarnings: jsonb('draft_warnings').$type<RuleDraftWarning[]>().notNull().default([]),
     /** Number of the current published version; null for a draft. */
     version: integer('version'),
     currentVersionId: uuid('current_version_id'),
@@ -115,6 +120,12 @@ export const rules = pgTable(
     index('rules_workspace_type_idx').on(t.workspaceId, t.type, t.status, t.updatedAt),
   ],
 );
+
+/** A part of a draft's instructions not turned into its flow: the exact words, and why. */
+export interface RuleDraftWarning {
+  fragment: string;
+  message: string;
+}
 
 /** The content of a rule that a version keeps (the specification's version `item`, minus ids and times). */
 export interface RuleVersionItem {

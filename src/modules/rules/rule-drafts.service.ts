@@ -1,6 +1,7 @@
 import type { DraftRuleOutput, DraftWarning, RuleDraftingContext } from '../../ai/contracts/draft-rule.js';
 import { LlmError } from '../../ai/index.js';
 import { authorOf, inTransaction } from '../../context.js';
+import type { RuleDraftWarning } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { flowConfigSchema } from '../../evaluators/flow.js';
 import { requireAgentIds } from '../agents/index.js';
@@ -88,6 +89,7 @@ export async function draftRule(
       inputSchema: {},
       flowConfig: draft.flowConfig,
       behaviorInstructions: body.behaviorInstructions,
+      draftWarnings: draft.warnings,
     },
     authorOf(ctx),
     ctx.clock.now(),
@@ -117,11 +119,17 @@ export async function refineRule(ctx: Ctx, id: string, refinementInstructions: s
       tx.db,
       ctx.workspaceId,
       id,
-      { description: draft.description || current.description, flowConfig: draft.flowConfig, behaviorInstructions: history.slice(0, 50_000) },
+      {
+        description: draft.description || current.description,
+        flowConfig: draft.flowConfig,
+        behaviorInstructions: history.slice(0, 50_000),
+        draftWarnings: mergeWarnings(current.draftWarnings, draft.warnings),
+      },
       authorOf(ctx),
       ctx.clock.now(),
     );
-    return { ...(await requireRule(tx.db, tx, id)), warnings: draft.warnings };
+    const refined = await requireRule(tx.db, tx, id);
+    return { ...refined, warnings: refined.draftWarnings };
   });
 }
 
@@ -136,14 +144,37 @@ function requireDraft(rule: RuleRow, what: 'refine' | 'publish'): void {
   }
 }
 
-/** Publishes a draft for the given agents: it becomes version 1. */
-export async function publishRule(ctx: Ctx, id: string, botIds: string[]): Promise<RuleWithAgents> {
+/**
+ * The warnings a draft keeps after a refinement: those it had (a refinement does not re-read the
+ * first instructions) and the refinement's own, once each.
+ */
+function mergeWarnings(kept: readonly RuleDraftWarning[], added: readonly RuleDraftWarning[]): RuleDraftWarning[] {
+  const seen = new Set(kept.map((w) => w.fragment));
+  return [...kept, ...added.filter((w) => !seen.has(w.fragment))].slice(0, 50);
+}
+
+/** A draft with parts of its instructions not understood publishes only when the request accepts them. */
+function requireUnderstood(rule: RuleRow, acceptWarnings: boolean): void {
+  if (rule.draftWarnings.length === 0 || acceptWarnings) return;
+  const parts = rule.draftWarnings.map((w) => `"${w.fragment}" (${w.message})`).join('; ');
+  throw new AppError(
+    'conflict',
+    `the draft has parts of its instructions that were not turned into its flow: ${parts}. Refine the draft, edit its flowConfig, or publish with acceptWarnings: true`,
+  );
+}
+
+/**
+ * Publishes a draft for the given agents: it becomes version 1. A draft with warnings publishes
+ * only with `acceptWarnings`; the warnings are cleared once it is published.
+ */
+export async function publishRule(ctx: Ctx, id: string, botIds: string[], acceptWarnings = false): Promise<RuleWithAgents> {
   return inTransaction(ctx, async (tx) => {
     const rule = await requireRule(tx.db, tx, id, true);
     requireDraft(rule, 'publish');
+    requireUnderstood(rule, acceptWarnings);
     const agents = await requireAgentIds(tx, botIds, 'body.botIds');
     if (rule.flowConfig) await checkFlowReferences(tx, flowConfigSchema.parse(rule.flowConfig), 'flowConfig');
-    const published = await updateRuleRow(tx.db, ctx.workspaceId, id, { status: 'PUBLISHED' }, authorOf(ctx), ctx.clock.now());
+    const published = await updateRuleRow(tx.db, ctx.workspaceId, id, { status: 'PUBLISHED', draftWarnings: [] }, authorOf(ctx), ctx.clock.now());
     await setRuleAgents(tx.db, ctx.workspaceId, id, agents);
     await appendVersion(tx, tx.db, published, agents);
     return requireRule(tx.db, tx, id);

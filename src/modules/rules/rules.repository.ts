@@ -58,7 +58,8 @@ export async function findRule(db: Db, workspaceId: string, id: string, options:
 export type RuleValues = Pick<
   RuleRow,
   'type' | 'status' | 'name' | 'description' | 'source' | 'triggerType' | 'inputSchema' | 'flowConfig' | 'behaviorInstructions'
->;
+> &
+  Partial<Pick<RuleRow, 'draftWarnings'>>;
 
 export async function insertRule(db: Db, workspaceId: string, values: RuleValues, by: string | null, now: Date): Promise<RuleRow> {
   const [row] = await db

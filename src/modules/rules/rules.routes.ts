@@ -138,12 +138,14 @@ export function ruleRoutes() {
       summary: 'Publish a draft rule',
       description:
         'Publishes a draft for the given agents (at least one, each of the workspace): it becomes ' +
-        'version 1. 409 when the rule is already published.',
+        'version 1. 409 when the rule is already published, and when drafting or refining did not ' +
+        'understand part of its instructions (the draft\'s `warnings`, named in the message) unless ' +
+        '`acceptWarnings` is true.',
       params: idParamsSchema,
       body: publishRuleBodySchema,
       errors: [404, 409],
       response: ruleSchema,
-      handler: async ({ ctx, params, body }) => presentRule(await publishRule(ctx, params.id, body.botIds)),
+      handler: async ({ ctx, params, body }) => presentRule(await publishRule(ctx, params.id, body.botIds, body.acceptWarnings)),
     }),
     defineRoute({
       method: 'GET',

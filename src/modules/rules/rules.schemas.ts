@@ -94,7 +94,13 @@ export const refineRuleBodySchema = z
   .meta({ examples: [{ refinementInstructions: 'Also ask for the email address before the order number.' }] });
 
 export const publishRuleBodySchema = z
-  .strictObject({ botIds: botIds.min(1).describe('agents the published rule applies to (at least one)') })
+  .strictObject({
+    botIds: botIds.min(1).describe('agents the published rule applies to (at least one)'),
+    acceptWarnings: z
+      .boolean()
+      .default(false)
+      .describe('publish a draft whose instructions were not all understood (its `warnings`); without it such a draft answers 409 naming them'),
+  })
   .meta({ examples: [{ botIds: ['7c1e4f8a-2b3d-4e5f-8a9b-0c1d2e3f4a5b'] }] });
 
 export const listRulesQuerySchema = z.object({

@@ -172,6 +172,8 @@ export async function updateRule(ctx: Ctx, id: string, body: UpdateRuleBody): Pr
         triggerType: body.triggerType,
         inputSchema: body.inputSchema,
         flowConfig: body.flowConfig === undefined ? undefined : storedFlow(body.flowConfig),
+        // A flow the lead wrote replaces what drafting did not understand.
+        ...(body.flowConfig !== undefined && rule.status === 'DRAFT' ? { draftWarnings: [] } : {}),
       },
       authorOf(ctx),
       ctx.clock.now(),

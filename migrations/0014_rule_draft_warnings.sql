@@ -1,0 +1,1 @@
+ALTER TABLE "rules" ADD COLUMN "draft_warnings" jsonb DEFAULT '[]'::jsonb NOT NULL;
