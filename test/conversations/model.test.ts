@@ -54,6 +54,24 @@ describe('answers with a configured model', () => {
     assert.ok(trace.model.usage.totalTokens > 0);
   });
 
+  it("hands an angry customer over when the model's plan says so, after the answer, and asks for angry in the schema it sends", async () => {
+    fake.reset();
+    fake.setHandler((request) => {
+      if (taskOf(request) === 'plan_answer') return { json: { ...PLAN, sentiment: 'negative', angry: true } };
+      if (taskOf(request) === 'generate_answer') {
+        return { json: { answer: 'Click "Forgot password" on the sign-in page.', usedArticleIds: [s.articleIds[0]], handover: false, reason: null, confidence: 0.9, bestArticleId: s.articleIds[0], reasoning: 'x' } };
+      }
+      return undefined;
+    });
+    const [, reply] = (await say(t, s.w.key, { content: 'HOW DO I RESET MY PASSWORD?? third time I ask, this is useless', botId: s.agentId })) as [Event, Event];
+    assert.deepEqual([reply.handover, reply.escalationReason], [true, 'negative_sentiment']);
+    assert.match(reply.message, /^Click "Forgot password" on the sign-in page\.\n\nI'm sorry about this/);
+    // The plan's schema, as the model receives it, requires angry (strict structured output).
+    const plan = fake.requests.find((r) => taskOf(r) === 'plan_answer')!;
+    const schema = (plan.body.response_format as { json_schema: { schema: { required: string[] } } }).json_schema.schema;
+    assert.ok(schema.required.includes('angry'));
+  });
+
   it('drops article ids the model made up', async () => {
     fake.reset();
     fake.setHandler((request) =>
