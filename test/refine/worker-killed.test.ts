@@ -15,7 +15,9 @@ describe('a Refine with AI iteration survives a killed worker', { timeout: 120_0
   let fake: FakeLlm;
   before(async () => {
     fake = await startFakeLlm();
-    ({ env, cleanup } = await processTestEnv('parley-refine-kill-', { ...fakeModelEnv(fake.url, 'sk-test-kill', { PARLEY_LLM_MAX_RETRIES: '0' }), PARLEY_REFINE_LEASE_SECONDS: '2' }));
+    // A 6 s lease: a loaded machine kills the first worker before it ends (at 2 s the first process
+    // itself sometimes took the iteration over first), and the second process still takes over quickly.
+    ({ env, cleanup } = await processTestEnv('parley-refine-kill-', { ...fakeModelEnv(fake.url, 'sk-test-kill', { PARLEY_LLM_MAX_RETRIES: '0' }), PARLEY_REFINE_LEASE_SECONDS: '6' }));
   });
   after(async () => {
     await fake.close();

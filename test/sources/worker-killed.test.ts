@@ -16,7 +16,9 @@ describe('source ingestion survives a killed worker', { timeout: 120_000 }, () =
     ({ env, cleanup } = await processTestEnv('parley-ingest-kill-', {
       PARLEY_FETCH_ALLOW_PRIVATE: 'true',
       PARLEY_INGEST_HOST_DELAY_MS: '0',
-      PARLEY_INGEST_LEASE_SECONDS: '2',
+      // Long enough that a loaded machine kills the first worker before its lease ends (at 2 s the
+      // first process itself sometimes took the job over first), short enough for a quick takeover.
+      PARLEY_INGEST_LEASE_SECONDS: '6',
     }));
     site = await startFakeSite();
   });
