@@ -23,7 +23,8 @@ function toNumber(written: string): number {
 }
 
 const WRITTEN_NUMBER = /(?<![\p{L}\d])-?\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d+)?(?!\d)|(?<![\p{L}\d])-?\d+(?:[.,]\d+)?(?!\d)/gu;
-const CURRENCY = /[$€£¥]|\b(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b/i;
+/** A currency sign or word: what makes a number an amount of money. */
+export const CURRENCY = /[$€£¥]|\b(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b/i;
 
 /** The number an answer gives: the one next to a currency when there are several, else the first. */
 export function readNumber(text: string): number | undefined {

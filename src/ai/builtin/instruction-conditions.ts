@@ -1,6 +1,6 @@
 import type { ConditionGroup, Predicate } from '../../evaluators/conditions.js';
 import type { CollectDataType } from '../../evaluators/flow.js';
-import { readNumber } from '../../text/values.js';
+import { CURRENCY, readNumber } from '../../text/values.js';
 import { conditionFor, fieldName, knownField, toSecondPerson } from './flow-reading.js';
 
 /**
@@ -37,7 +37,6 @@ const COMPARISONS: [RegExp, Predicate['operator']][] = [
   [/\b(?:is\s+|was\s+)?at most\s+/i, '<='],
 ];
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const CURRENCY = /[$€£]|\b(?:dollars?|euros?|pounds?|usd|eur|gbp)\b/i;
 const SUBJECT_NOISE = /^(?:if|when|whenever|unless|and|or|the|it|it's|its|they|they're|that|this)\s+|\s+(?:is|was|are|were|has been|it's)$/gi;
 
 const group = (...predicate: Predicate[]): ConditionGroup[] => [{ scope: 'SCALAR', predicate }];

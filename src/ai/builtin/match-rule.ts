@@ -1,6 +1,7 @@
 import { similarity } from '../../text/similarity.js';
 import { terms } from '../../text/terms.js';
 import { RULE_MATCH_THRESHOLD } from '../contracts/match-rule.js';
+import { round } from './round.js';
 
 /** The built-in engine's `match_rules` method (docs/rules.md): a cosine of stemmed terms, with counter-examples. */
 
@@ -37,7 +38,7 @@ export function matchRules(input: { message: string; rules: readonly { id: strin
     // below the threshold. A message of one word ("Where is my order?") can only share that one.
     const cosine = similarity(input.message, text);
     const required = Math.min(MIN_SHARED_TERMS, messageTerms.size);
-    const score = Math.round((shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING)) * 1000) / 1000;
+    const score = round(shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING));
     const reason = shared.length
       ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description`
       : "the message shares no terms with the rule's name and description";

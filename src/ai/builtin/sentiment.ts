@@ -1,6 +1,7 @@
 import type { PlanOutput } from '../contracts/plan.js';
 import { normalizeText } from '../../text/sentences.js';
 import { STOPWORDS, rawWords, stem } from '../../text/terms.js';
+import { round } from './round.js';
 
 /**
  * The built-in engine's sentiment of a customer message (English), and whether it is angry enough
@@ -139,4 +140,3 @@ function shouting(raw: readonly string[]): number {
   return long.length >= 2 ? Math.max(long.length, plain.length) : plain.length;
 }
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
