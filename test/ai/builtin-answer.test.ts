@@ -112,6 +112,26 @@ describe('built-in answers', () => {
     assert.doesNotMatch(extractAnswer('how do i send something back', REFUNDS), /To return an item:(?!\n\n1\. Sign in)/);
   });
 
+  // Written after the extractor was finished and never used to change it (a gym, a software vendor,
+  // a bakery): 8 of 8 passed at their first run.
+  const HELD_OUT: [string, { title: string; body: string }, RegExp][] = [
+    ['how long is the free trial', { title: 'Free trial', body: 'Every new account starts on the Pro plan.\n\nThe free trial lasts 14 days. No card is needed to start it.\n\nWhen the trial ends, your account moves to the Free plan unless you subscribe.' }, /14 days/],
+    ['when do classes start in the morning?', { title: 'Class times', body: 'Our studio is on the second floor.\n\nMorning classes start at 6:30 and run for 45 minutes. Evening classes start at 18:00.' }, /6:30/],
+    ['how much does a day pass cost', { title: 'Passes', body: 'You can buy passes at the front desk or in the app.\n\nA day pass costs €12 and a ten-visit card costs €100. Students get 20% off.' }, /€12/],
+    ['which browsers do u support', { title: 'Supported browsers', body: 'The web app works in these browsers:\n\n* Chrome 110 or later\n* Firefox 110 or later\n* Safari 16 or later\n* Edge 110 or later\n\nInternet Explorer is not supported.' }, /Chrome 110[\s\S]*Edge 110/],
+    ['do you have gluten free bread', { title: 'Allergies', body: 'We bake everything in one kitchen, so traces of nuts are possible.\n\nThese loaves are made without gluten:\nBuckwheat loaf\nRice and millet loaf\nSeeded gluten-free rolls\n\nAsk our staff about today\'s stock.' }, /Buckwheat loaf[\s\S]*Seeded/],
+    ['how can i export my data', { title: 'Exporting data', body: 'Exports include projects, comments and files.\n\nTo export your data:\n1. Open Settings.\n2. Choose Export.\n3. Pick a format and click Start.\n\nLarge exports arrive by email within an hour.' }, /1\. Open Settings[\s\S]*3\. Pick/],
+    ['is parking free?', { title: 'Parking', body: 'The car park is behind the building.\n\nParking is free for members for the first 2 hours, then €2 per hour.' }, /free for members/],
+    ['what time do you close on sundays', { title: 'Opening hours', body: 'We are open every day except public holidays.\n\nMonday to Saturday: 7:00 to 19:00. Sunday: 8:00 to 14:00.' }, /Sunday: 8:00 to 14:00/],
+  ];
+  it('answers held-out questions with the part that answers them, never ending on an introduction', () => {
+    for (const [question, article, expected] of HELD_OUT) {
+      const text = extractAnswer(question, article);
+      assert.match(text, expected, question);
+      assert.doesNotMatch(text, /:\s*$/, question);
+    }
+  });
+
   it('keeps steps whole and in order for "how do I"', () => {
     assert.match(extractAnswer('how do i send something back', REFUNDS), /1\. Sign in and open Orders\.\n2\. Choose Return next to the item\.\n3\. Print the label/);
   });
