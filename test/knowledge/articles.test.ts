@@ -173,6 +173,7 @@ describe('article routes', () => {
       await fail(w, 'PUT', sub(live.id, 'move'), 400, /^body\.parentFolderId: Invalid UUID/, { parentFolderId: 'x' });
       await fail(w, 'POST', '/v2/hc-articles/ids/public', 400, /^body\.articleIds: Too small/, { articleIds: [] });
       await fail(w, 'POST', '/v2/hc-articles/ids/public', 400, /^body\.articleIds\.0: Invalid UUID/, { articleIds: ['nope'] });
+      await fail(w, 'GET', '/v2/hc-articles/public?type=draft&isDraftPublished=maybe', 400, /^query\.isDraftPublished: Invalid option/);
       for (const [method, path] of [['PUT', one('nope')], ['DELETE', one('nope')], ['GET', sub('nope', 'history')], ['POST', sub('nope', 'publish')]]) {
         await fail(w, method!, path!, 400, /^path\.id: Invalid UUID/);
       }
