@@ -184,7 +184,14 @@ describe('provider workflow', () => {
       exchanges.lastEdited = '2026-11-19T08:00:00.000Z';
       exchanges.blocks = [{ type: 'paragraph', text: 'Exchanges for another size are free of charge within 45 days.' }];
       await refresh(t, tenant.key, returnsSource);
-      const childAfter = await waitForSource(t, tenant.key, childSource, (s) => s.paragraphs.some((p) => p.includes('45 days')));
+      // The first refresh above queued a refresh of the child too; it may read the edit before this
+      // one's job runs, so wait for the text and for no job of the child to be left.
+      const childAfter = await waitForSource(
+        t,
+        tenant.key,
+        childSource,
+        (s) => s.paragraphs.some((p) => p.includes('45 days')) && (s.linkedJobStatus === 'COMPLETED' || s.linkedJobStatus === 'FAILED'),
+      );
       assert.equal(childAfter.linkedJobStatus, 'COMPLETED', childAfter.error);
 
       // Refresh changed: a new last_edited_time and text.
