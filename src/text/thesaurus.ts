@@ -27,6 +27,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['sign in', 'log in', 'login', 'signin', 'logon'],
   ['sign up', 'register', 'registration', 'signup', 'create an account', 'open an account', 'make an account'],
   ['pay', 'payment', 'paid'],
+  ['price', 'cost', 'expensive', 'pricey', 'afford', 'too much money'],
   ['track', 'tracking', 'trace'],
   ['address', 'adress', 'addres'],
 ];

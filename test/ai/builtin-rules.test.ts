@@ -249,6 +249,25 @@ describe('built-in rule matching', () => {
     assert.equal(matches[0]!.reason, 'the message shares "refund", "want", "order" with the rule\'s name and description');
     assert.equal(matches[1]!.score, 0);
   });
+  // Written before the method, in our own wording: a request or a problem that names the rule's
+  // topic fires it; a question for information that only shares that word does not.
+  const exchange = [{ id: 'exchange', name: 'Exchanges', description: 'Ask for the order number and the new size, then say "We will send the new size."' }];
+  const fires = (message: string, list = exchange) => matchRules({ message, rules: list }).matches[0]!.score >= RULE_MATCH_THRESHOLD;
+  it('fires on a request or a problem that names the topic of the rule', () => {
+    for (const message of ['Hi, I need to exchange the jacket I got last week', 'exchanging my boots for a bigger pair please', 'The shoes are too small, I want an exchange', 'Could I get an exchange for these gloves?']) {
+      assert.ok(fires(message), message);
+    }
+  });
+  it('does not fire on a question for information that shares only the topic word', () => {
+    for (const message of ['How long do exchanges take to process?', 'Do you charge for exchanges?', 'What is your exchange policy for sale items?', 'Can I pay for an exchange with a gift card?', 'Are exchanges free?']) {
+      assert.ok(!fires(message), message);
+    }
+  });
+  it('counts the words customers use for the same thing', () => {
+    const refunds = [{ id: 'refund', name: 'Refund', description: 'Ask for the order number. If the order is older than 30 days, hand over.' }];
+    assert.ok(fires('I want my money back for this lamp', refunds));
+    assert.ok(!fires('When will my refund arrive?', refunds));
+  });
   it('matches nothing for an unrelated message', () => {
     const { matches } = matchRules({ message: 'Do you have a dark mode?', rules });
     assert.ok(matches.every((m) => m.score < RULE_MATCH_THRESHOLD));

@@ -113,3 +113,89 @@ describe('instruction reader: forms leads write', () => {
     assert.equal(run.status, 'escalated');
   });
 });
+
+// Written before the fixes they test, in wordings of our own (not the first-day bench's): each is a
+// way a reader once turned an instruction into a flow that did the opposite of what it said.
+describe('instruction reader: never the opposite of the instruction', () => {
+  it('"don\'t hand over" after a reply keeps the conversation with the agent', async () => {
+    for (const text of [
+      'When someone wants a catalogue, ask for their postal address. Reply "Your catalogue is on its way." Do not escalate.',
+      'Catalogue requests: ask for the postal address, say "Your catalogue is on its way." and don\'t transfer to an agent.',
+      'When a customer asks for a catalogue: ask for their postal address, then tell them "Your catalogue is on its way." No need to hand over.',
+    ]) {
+      const drafted = draft(text);
+      const run = await converse(drafted.flowConfig, 'Can I get a paper catalogue?', ['12 Elm Street, Leeds']);
+      assert.notEqual(run.status, 'escalated', text);
+      assert.match(run.said, /catalogue is on its way/, text);
+    }
+  });
+
+  it('"if someone asks for X" opening the rule is its trigger, not a condition on the message', async () => {
+    for (const text of [
+      'If someone asks about a teacher discount, ask for their school name. Then say "Teachers get 15% off with code TEACH15."',
+      'If somebody asks for a teacher discount ask for their school name, then say "Teachers get 15% off with code TEACH15."',
+    ]) {
+      const drafted = draft(text);
+      assert.match(drafted.description, /teacher discount/i, text);
+      const run = await converse(drafted.flowConfig, 'do teachers get a discount?', ['Hillside Primary']);
+      assert.match(run.said, /TEACH15/, text);
+      assert.notEqual(run.status, 'escalated', text);
+    }
+  });
+
+  it('a lower-case "if ... else ..." after a full stop keeps both branches apart', async () => {
+    const drafted = draft('Late returns: ask how many days late the return is. if it is more than 14 days say "We can no longer accept this return." else say "No problem, send it back with the label."');
+    const late = await converse(drafted.flowConfig, 'my return is late', ['20 days late']);
+    assert.match(late.said, /no longer accept/);
+    assert.doesNotMatch(late.said, /No problem/);
+    const fine = await converse(drafted.flowConfig, 'my return is late', ['3 days']);
+    assert.match(fine.said, /No problem/);
+    assert.doesNotMatch(fine.said, /no longer accept/);
+  });
+
+  it('quoted replies inside a step it cannot read are a warning, not unconditional replies', async () => {
+    const drafted = draft('Ask for the plan. Depending on the plan say "Basic is $5." or "Pro is $15."');
+    assert.ok(drafted.warnings.some((w) => /Depending on the plan/.test(w.fragment)), JSON.stringify(drafted.warnings));
+    if (drafted.flowConfig) {
+      const run = await converse(drafted.flowConfig, 'prices?', ['pro']);
+      assert.doesNotMatch(run.said, /Basic is \$5/);
+    }
+  });
+
+  it('an exception after a hand-over makes the hand-over the other branch', async () => {
+    const drafted = draft('When a company wants a quote, ask how many seats they need and hand over to sales. For fewer than 5 seats tell them to sign up on the pricing page.');
+    assert.deepEqual(drafted.warnings, []);
+    const big = await converse(drafted.flowConfig, 'we need a quote', ['40 seats']);
+    assert.equal(big.status, 'escalated');
+    assert.doesNotMatch(big.said, /pricing page/);
+    const small = await converse(drafted.flowConfig, 'we need a quote', ['3']);
+    assert.match(small.said, /pricing page/);
+    assert.notEqual(small.status, 'escalated');
+  });
+
+  it('a step after the hand-over that is no exception is named, not dropped in silence', () => {
+    const drafted = draft('Ask for the order number and hand over to the warehouse team. Thank them for their patience.');
+    assert.ok(drafted.warnings.some((w) => /Thank them for their patience/.test(w.fragment)), JSON.stringify(drafted.warnings));
+  });
+
+  it('a tag of the rule labels every path, also after a hand-over or a branch that ends', async () => {
+    const inline = draft('Broken items: ask for the order number. If the item is worth more than $80 escalate to a human and tag as Damaged. Otherwise say "We will send a new one."');
+    const run = await converse(inline.flowConfig, 'it arrived broken', ['5521', '$95']);
+    assert.equal(run.status, 'escalated');
+    assert.ok(JSON.stringify(inline.flowConfig).includes(tags[0]!.id));
+    const last = draft('When a customer says an item arrived broken:\n1. Ask for the order number\n2. Ask how much the item cost\n3. If it cost over $80, hand over to a human\n4. Otherwise say "We will send a new one."\n5. Tag it as Damaged');
+    assert.equal(last.flowConfig!.type, 'collect');
+    const order: string[] = [];
+    for (let n: FlowNode | undefined = last.flowConfig!; n; n = (n as { next?: FlowNode }).next) order.push(n.type);
+    assert.deepEqual(order, ['collect', 'collect', 'tag', 'condition']);
+  });
+
+  it('a text condition on a reason matches the words customers use for it', async () => {
+    const drafted = draft('Ask why they want to close their account. If the reason is delivery, say "Sorry about the delays, here is 10% off: SORRY10." Otherwise say "Your account will be closed within 24 hours."');
+    const slow = await converse(drafted.flowConfig, 'close my account', ['your shipments always arrive late']);
+    assert.match(slow.said, /SORRY10/);
+    assert.doesNotMatch(slow.said, /will be closed/);
+    const other = await converse(drafted.flowConfig, 'close my account', ['I am moving to another country']);
+    assert.match(other.said, /will be closed/);
+  });
+});

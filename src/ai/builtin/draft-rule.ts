@@ -25,14 +25,19 @@ import { splitSteps } from './flow-reading.js';
 // ---------------------------------------------------------------------------------------------
 // Trigger and name
 
+/** Who writes in: "a customer", "someone", "they", "a company", "one of our members". */
+const ASKERS = String.raw`(?:(?:someone|somebody|anyone|they)|(?:a|an|the|one of our|our)\s+(?:[\p{L}-]+\s+)?(?:customer|user|member|shopper|buyer|client|person|company|business|visitor|caller|guest|parent|student|teacher|partner|reseller|seller|organi[sz]ation|team|school|store|shop)s?|(?:customers|users|members|people))`;
 const TRIGGER_VERBS = String.raw`(?:asks?|wants?|requests?|contacts?|writes?|mentions?|says?|complains?|reports?|needs?)`;
-const TRIGGER = new RegExp(String.raw`^(?:when|if|whenever)\s+(?:a|an|the|one of our)?\s*(?:customer|user|someone|somebody|member|shopper|buyer|client|person)s?\s+${TRIGGER_VERBS}\b[^,:]*?(?=[,:]|\s+(?:ask|tag|say|tell|reply|escalate|hand|transfer|apologi[sz]e|give|offer)\b)`, 'i');
+const TRIGGER = new RegExp(String.raw`^(?:when|if|whenever)\s+${ASKERS}\s+${TRIGGER_VERBS}\b[^,:]*?(?=[,:]|\s+(?:ask|tag|say|tell|reply|escalate|hand|transfer|apologi[sz]e|give|offer)\b)`, 'iu');
+
+const ASKER = new RegExp(String.raw`^(?:when|if|whenever)\s+${ASKERS}\s+`, 'iu');
 
 /** The trigger said at the start of prose ("If the customer asks for an invoice, ask ..."), and the rest. */
 function leadingTrigger(step: string): { trigger: string; rest: string } | null {
   const match = TRIGGER.exec(step) ?? /^(?:for|anything (?:about|regarding))\s+[^,:]+?(?=[,:]|\s+[-–—]\s+|\s+(?:ask|tag|say|tell|escalate|hand|transfer)\b)/i.exec(step);
   // "If the customer asks to speak to a human, ...": a condition of the flow, not the rule's topic.
-  if (!match || /\b(?:human|person|agent|representative|operator|manager|someone)\b/i.test(match[0])) return null;
+  // ("If someone asks for a student discount" is a topic: who asks is not what they ask for.)
+  if (!match || /\b(?:human|person|agent|representative|operator|manager|someone)\b/i.test(match[0].replace(ASKER, ''))) return null;
   const rest = step.slice(match[0].length).replace(/^\s*(?:[,:]|[-–—])?\s*(?:then\s+)?/, '');
   return rest ? { trigger: match[0].trim(), rest } : null;
 }

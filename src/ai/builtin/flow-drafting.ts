@@ -75,12 +75,14 @@ const END = /\b(?:end|close|finish|conclude)\s+(?:the\s+)?(?:conversation|chat|t
 const SAY = /^(?:please\s+)?(?:say|tell|reply|respond|answer|inform|explain|let (?:them|the customer|the user) know)\b(?:\s+(?:to\s+)?(?:them|the customer|the user|him|her))?(?:\s+(?:that|with))?\s*(.*)$/i;
 const OFFER = /^(?:please\s+)?(offer|give|provide)\s+(?:(?:to\s+)?(?:them|the customer|the user|him|her)\s+)?(.+)$/i;
 const APOLOGISE = /^(?:please\s+)?apologi[sz]e\b(.*)$/i;
+const SAY_ONLY =
+  /^\s*(?:please\s+)?(?:(?:say|tell|reply|respond|answer|write|inform|let (?:them|the customer|the user) know)(?:\s+(?:to\s+)?(?:them|the customer|the user|him|her))?(?:\s+(?:that|with|back))?)?[\s:.!]*$/i;
 const GUIDANCE = /^(?:don't|do not|never|always|be\b|make sure|remember|try to|avoid|no need)\b/i;
 const TOOL = /^(?:please\s+)?(?:look up|lookup|check|fetch|retrieve|find|call|cancel|create|update|verify|refund|issue|reset|search)\b/i;
 const CONNECTOR = /^(?:and\s+then|then|and|next|after that|afterwards|finally|also|additionally|lastly)[,:]?\s+/i;
 const THEN_SPLIT = /[,;]\s*(?:and\s+)?then\s+|\s+and\s+then\s+|,?\s+then\s+(?=(?:if|when|unless)\b)/i;
 const ACTION_SPLIT = new RegExp(String.raw`\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?=${ACTION}\b)`, 'i');
-export const OTHERWISE = /^(?:otherwise|else|if not|if no|if it (?:is|was)n't|in all other cases|in any other case|if (?:it'?s|it is|it was) (?:older|newer|more|less|longer|later|higher|lower|bigger))[,:]?\s+(.+)$/i;
+export const OTHERWISE = /^(?:otherwise|else|if not|if no|if it (?:is|was)n't|in all other cases|in any other case|if (?:it'?s|it is|it was) (?:older|newer|more|less|longer|later|higher|lower|bigger)(?!\s+than\b))[,:]?\s+(.+)$/i;
 const SPLIT_ELSE = /^(.*?)[,;]?\s+(?:otherwise|else|if not)[,:]?\s+(.+)$/i;
 const IN_THAT_CASE = /[,;]?\s+(?:in (?:that|which|this) case|if so)[,:]?\s+/i;
 const SUBJECTS = /\b(?:customer|customers|user|they|he|she|someone|somebody|member|it|who|to|they're|you|we|i|buyer|person)\s*$/i;
@@ -135,9 +137,27 @@ function sentence(text: string): string {
   return /[.!?]$/.test(content) ? content : `${content}.`;
 }
 
+/**
+ * "Don't hand over", "do not escalate", "no need to transfer": the flow keeps the conversation,
+ * which a flow does by not handing over. The clause is dropped from its step (never read as a
+ * hand-over); with a condition ("don't hand over unless ...") it is not understood.
+ */
+const NO_HANDOVER = new RegExp(
+  String.raw`(?:^|[,;]?\s+(?:and\s+|but\s+)?)(?:please\s+)?(?:don't|do not|never|no need to|there(?:'s| is) no need to)\s+(?:escalate|hand|transfer|pass|forward|route|connect)\b([^.;]*)$`,
+  'i',
+);
+
 /** Nodes for one step, chained through `next` (the last one open); what it cannot read is warned about. */
 export function stepNodes(text: string, quotes: readonly string[], scope: Scope): FlowNode[] {
-  const plain = text.trim().replace(CONNECTOR, '').replace(/[.;]+$/, '').trim();
+  let plain = text.trim().replace(CONNECTOR, '').replace(/[.;]+$/, '').trim();
+  const keep = NO_HANDOVER.exec(plain);
+  if (keep) {
+    if (/\b(?:unless|if|when|until|except)\b/i.test(keep[1]!)) {
+      warn(scope, plain, quotes, 'step');
+      return [];
+    }
+    plain = plain.slice(0, keep.index).trim();
+  }
   if (!plain) return [];
   const otherwise = OTHERWISE.exec(plain);
   if (otherwise) return stepNodes(otherwise[1]!, quotes, scope); // attached as `else` by the caller
@@ -226,7 +246,14 @@ function actionNodes(plain: string, quotes: readonly string[], scope: Scope): Fl
     return [{ id: nodeId(scope, `call_${tool.name}`), type: 'tool', toolId: tool.id, inputs }];
   }
 
-  if (quoted.length) return quoted.map((q) => ({ id: nodeId(scope, `say_${contentWords(q).slice(0, 3).join('_') || 'message'}`), type: 'message', message: messageText(q) }) as FlowNode);
+  if (quoted.length) {
+    // Only a step that says its quotes ('Say "A" and "B"', 'Reply with "A"') becomes replies: quotes
+    // inside anything else ('Depending on the plan say "A" or "B"') would be said unconditionally.
+    const rest = plain.replace(/⟦\d+⟧/g, ' ').replace(/\s*(?:,|\band\b|\bthen\b)\s*/gi, ' ');
+    if (SAY_ONLY.test(rest)) return quoted.map((q) => ({ id: nodeId(scope, `say_${contentWords(q).slice(0, 3).join('_') || 'message'}`), type: 'message', message: messageText(q) }) as FlowNode);
+    warn(scope, plain, quotes, 'step');
+    return [];
+  }
   const say = SAY.exec(plain) ?? OFFER.exec(plain) ?? APOLOGISE.exec(plain);
   if (say) {
     const verb = plain.split(/\s+/)[0]!.toLowerCase();
@@ -251,18 +278,54 @@ function matchAction(text: string, actions: readonly DraftingAction[]): Drafting
   return bestScore >= 0.25 ? best : undefined;
 }
 
-/** Chains nodes through `next`; a node that ends the flow (escalate, end) ends the chain. */
+/**
+ * Chains nodes through `next`; a node that ends the flow (escalate, end) ends the chain. A tag
+ * after it ("hand over to billing and tag Refund") labels the conversation all the same: it goes
+ * before the end.
+ */
 export function link(nodes: FlowNode[]): FlowNode {
-  const chain = nodes.slice(0, nodes.findIndex((n) => n.type === 'escalate' || n.type === 'end') + 1 || nodes.length);
+  const end = nodes.findIndex((n) => n.type === 'escalate' || n.type === 'end');
+  const ordered = end < 0 ? nodes : [...nodes.slice(0, end), ...nodes.slice(end + 1).filter((n) => n.type === 'tag'), nodes[end]!, ...nodes.slice(end + 1).filter((n) => n.type !== 'tag')];
+  const chain = ordered.slice(0, ordered.findIndex((n) => n.type === 'escalate' || n.type === 'end') + 1 || ordered.length);
   for (let i = chain.length - 2; i >= 0; i -= 1) (chain[i] as { next?: FlowNode }).next = chain[i + 1];
   return chain[0]!;
 }
 
+const ends = (n: FlowNode) => n.type === 'escalate' || n.type === 'end';
+const CONDITIONAL = /^(?:if|when|whenever|in case|for|unless)\b/i;
+
+/**
+ * The steps after one that ends the conversation (a hand-over, an end). An exception stated after
+ * the default ("Ask how many seats and hand over to sales. For fewer than 5 seats, tell them to sign
+ * up online") makes the default's actions the other branch of the exception's condition. Any other
+ * step there could never run: it is named in the warnings, never dropped in silence.
+ */
+function afterTheEnd(nodes: FlowNode[], rest: readonly string[], quotes: readonly string[], scope: Scope): FlowNode[] {
+  const [first, ...others] = rest;
+  let exception = false;
+  const plain = first!.trim().replace(CONNECTOR, '');
+  if (CONDITIONAL.test(plain) && !OTHERWISE.test(plain)) {
+    // The default: the actions after the last question or condition.
+    let from = nodes.length;
+    while (from > 0 && !['collect', 'condition'].includes(nodes[from - 1]!.type)) from -= 1;
+    const before = scope.warnings.length;
+    const produced = stepNodes(plain, quotes, scope);
+    const condition = produced.at(-1);
+    if (from < nodes.length && scope.warnings.length === before && condition?.type === 'condition' && condition.then && !condition.else) {
+      condition.else = link(nodes.slice(from));
+      nodes = [...nodes.slice(0, from), ...produced];
+      exception = true;
+    }
+  }
+  for (const step of exception ? others : rest) warn(scope, step, quotes, 'step');
+  return nodes;
+}
+
 /** Steps -> one chain, attaching "Otherwise ..." steps as the `else` of the condition before them. */
 export function buildChain(steps: readonly string[], quotes: readonly string[], scope: Scope): FlowNode[] {
-  const nodes: FlowNode[] = [];
+  let nodes: FlowNode[] = [];
   let previousRead = true;
-  for (const step of steps) {
+  for (const [i, step] of steps.entries()) {
     const isOtherwise = OTHERWISE.test(step.trim().replace(CONNECTOR, ''));
     // The other branch of a condition that was not understood is not in the flow either.
     if (isOtherwise && !previousRead) {
@@ -273,13 +336,29 @@ export function buildChain(steps: readonly string[], quotes: readonly string[], 
     const produced = stepNodes(step, quotes, scope);
     previousRead = !(produced.length === 0 && scope.warnings.length > before);
     const previous = nodes[nodes.length - 1];
-    if (OTHERWISE.test(step.trim().replace(CONNECTOR, '')) && previous?.type === 'condition' && !previous.else && produced.length) {
+    if (isOtherwise && previous?.type === 'condition' && !previous.else && produced.length) {
       previous.else = link(produced);
       continue;
     }
     nodes.push(...produced);
-    if (nodes.some((n) => n.type === 'escalate' || n.type === 'end')) break;
+    if (nodes.some(ends)) {
+      if (i + 1 < steps.length) nodes = afterTheEnd(nodes, steps.slice(i + 1), quotes, scope);
+      break;
+    }
   }
-  return nodes;
+  return tagsFirst(nodes);
 }
 
+const mayEnd = (n: FlowNode | undefined): boolean =>
+  n !== undefined && (ends(n) || (n.type === 'condition' && (mayEnd(n.then) || mayEnd(n.else))) || mayEnd((n as { next?: FlowNode }).next));
+
+/**
+ * "... 4. If it cost over $100, hand over. 5. Otherwise say ... 6. Tag as Damaged": a tag of the
+ * whole rule labels the conversation on every path, also the ones a condition before it ends.
+ */
+function tagsFirst(nodes: FlowNode[]): FlowNode[] {
+  const first = nodes.findIndex((n) => n.type === 'condition' && mayEnd(n));
+  if (first < 0) return nodes;
+  const late = nodes.slice(first + 1).filter((n) => n.type === 'tag');
+  return late.length ? [...nodes.slice(0, first), ...late, ...nodes.slice(first).filter((n) => n.type !== 'tag' || !late.includes(n))] : nodes;
+}

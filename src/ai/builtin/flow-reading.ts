@@ -27,6 +27,8 @@ function protectQuotes(text: string): { text: string; quotes: string[] } {
   return { text: replaced, quotes };
 }
 
+// (After a quoted reply only "else" / "otherwise" start a step: 'Say "Free!" unless ...' goes on.)
+const LOWER_CASE_STEP = /(?<=[\p{L}\p{N}][.!?])\s+(?=(?:if|else|otherwise|when|unless|then|ask|say|tell|reply|escalate|hand|transfer|tag|offer|give)\b)|(?<=⟧[.!?])\s+(?=(?:else|otherwise)\b)/u;
 const LIST_MARK = /^\s*(?:(?:step\s+)?\d{1,3}[.):]|[-*•+]|\(\w\))\s+/i;
 
 /**
@@ -47,7 +49,8 @@ export function splitSteps(instructions: string): { preamble: string | null; ste
       bodies = lines.map((l) => l.replace(LIST_MARK, ''));
     }
   } else {
-    bodies = lines.flatMap((l) => splitSentences(l));
+    // Leads often go on in lower case after a full stop ("... the total. if it is over $75 say ...").
+    bodies = lines.flatMap((l) => splitSentences(l)).flatMap((b) => b.split(LOWER_CASE_STEP));
     if (bodies.length > 1 && /:$/.test(bodies[0]!)) preamble = bodies.shift()!.replace(/:$/, '');
     // "Warranty claims: ask for ...": a short title before a colon is the trigger.
     const titled = preamble === null ? /^([^:⟦]{2,60}):\s+(.+)$/.exec(bodies[0] ?? '') : null;

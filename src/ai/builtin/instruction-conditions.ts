@@ -1,5 +1,7 @@
 import type { ConditionGroup, Predicate } from '../../evaluators/conditions.js';
 import type { CollectDataType } from '../../evaluators/flow.js';
+import { stem } from '../../text/terms.js';
+import { conceptsOf, SYNONYM_GROUPS } from '../../text/thesaurus.js';
 import { CURRENCY, readNumber } from '../../text/values.js';
 import { conditionFor, fieldName, knownField, toSecondPerson } from './flow-reading.js';
 
@@ -45,7 +47,7 @@ const group = (...predicate: Predicate[]): ConditionGroup[] => [{ scope: 'SCALAR
 function subjectOf(text: string): string {
   let s = text.trim().replace(/[,;]$/, '');
   for (let i = 0; i < 4; i += 1) s = s.replace(SUBJECT_NOISE, '').trim();
-  return s;
+  return /^(?:it|they|this|that|its|there)$/i.test(s) ? '' : s;
 }
 
 function questionForDays(noun: string, late: boolean): string {
@@ -75,7 +77,9 @@ function comparison(text: string, fields: readonly KnownField[]): Exclude<ReadCo
     const said = subjectOf(text.slice(0, match.index));
     // "there are more than 10 items": the counted noun is the subject.
     const subject = (!said || /^there(?:\s+(?:are|is))?$/i.test(said)) && counted ? counted : said;
-    const compatible = fields.filter((f) => (kind === 'days' ? f.dataType === 'days' || f.dataType === 'date' : f.dataType === 'number'));
+    // ("how many days late" is asked as a number, and counts days.)
+    const countsDays = (f: KnownField) => f.dataType === 'number' && /\bdays?\b/i.test(f.phrase);
+    const compatible = fields.filter((f) => (kind === 'days' ? f.dataType === 'days' || f.dataType === 'date' || countsDays(f) : f.dataType === 'number'));
     const found = subject ? knownField(subject, compatible) : compatible.length === 1 ? compatible[0] : undefined;
     const late = /\blate\b/i.test(amount[5] ?? '');
     const needs: NeededField[] = [];
@@ -116,11 +120,38 @@ function textTest(text: string, fields: readonly KnownField[]): Exclude<ReadCond
   const test = /^(.*?)\s+(ends? (?:in|with)|starts? with|begins? with|contains|includes|mentions|is|equals)\s+["“]?([^"”]+?)["”]?$/i.exec(text.replace(/^(?:if|when)\s+/i, '').trim());
   if (!test) return null;
   const strings = fields.filter((f) => f.dataType === 'string' || f.dataType === 'email' || f.dataType === 'identifier');
-  const field = knownField(subjectOf(test[1]!), strings);
+  const subject = subjectOf(test[1]!);
+  // "the reason" is what "ask why ..." collected; "the answer" the last text asked for.
+  const field =
+    knownField(subject, strings) ??
+    (/^reasons?$/i.test(subject) ? strings.find((f) => /^why\b|\breasons?\b/i.test(f.phrase)) : /^(?:answer|reply|response)$/i.test(subject) ? strings.at(-1) : undefined);
   if (!field) return null;
   const verb = test[2]!.toLowerCase();
+  const value = test[3]!.trim();
   const operator: Predicate['operator'] = verb.startsWith('end') ? 'ends_with' : /^(?:start|begin)/.test(verb) ? 'starts_with' : 'contains';
-  return { read: true, conditions: group({ left: { path: `rule.${field.field}`, dataType: 'string' }, operator, right: { value: test[3]!.trim() } }), customerAsksForHuman: false, needs: [] };
+  // "the reason is price": an answer in the customer's words ("too expensive") says it too.
+  const words = operator === 'contains' ? wordsFor(value) : null;
+  if (words) return { read: true, conditions: group({ left: { path: `rule.${field.field}`, dataType: 'string' }, operator: 'matches', right: { value: words } }), customerAsksForHuman: false, needs: [] };
+  return { read: true, conditions: group({ left: { path: `rule.${field.field}`, dataType: 'string' }, operator, right: { value } }), customerAsksForHuman: false, needs: [] };
+}
+
+/** The word's start that its inflections share: "delivery" (stem "deliveri") -> "deliver". */
+function commonStart(word: string, stemmed: string): string {
+  let n = 0;
+  while (n < word.length && word[n] === stemmed[n]) n += 1;
+  return word.slice(0, Math.max(n, 3));
+}
+
+/**
+ * A pattern for a value that the support thesaurus knows, with the other words of its group: each
+ * word by the start its forms share ("shipments" says "shipment"), each phrase as written. Null for other values.
+ */
+function wordsFor(value: string): string | null {
+  const { groups } = conceptsOf(value);
+  if (groups.size !== 1 || value.split(/\s+/).length > 3) return null;
+  const entries = SYNONYM_GROUPS[[...groups][0]!]!;
+  const forms = [...new Set([value.toLowerCase(), ...entries].map((e) => (e.includes(' ') ? e : commonStart(e, stem(e)))))];
+  return `\\b(?:${forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
 }
 
 const ABOUT_THE_CUSTOMER = /\b(?:customer|user|someone|they|member|buyer|he|she)\b.*\b(?:mentions?|says?|writes?|asks?|talks?|complains?|reports?|wants?|requests?|demands?|insists?)\b/i;
@@ -142,7 +173,7 @@ function single(text: string, fields: readonly KnownField[], quotes: readonly st
 
 /** Reads a condition text; `{ read: false }` when any part of it is not understood. */
 export function readCondition(text: string, fields: readonly KnownField[], quotes: readonly string[] = []): ReadCondition {
-  const plain = text.replace(/⟦\d+⟧/g, (m) => m).trim().replace(/^(?:if|when|whenever|in case|should)\s+/i, '');
+  const plain = text.trim().replace(/^(?:if|when|whenever|in case|should|for)\s+/i, '');
   for (const joiner of ['and', 'or'] as const) {
     const parts = plain.split(new RegExp(`\\s*,?\\s+${joiner}\\s+(?=(?:if\\s+)?(?:the|it|it's|they|their|its|there|[\\p{L}]+\\s+(?:is|was|are|has))\\b)`, 'iu'));
     if (parts.length < 2) continue;

@@ -1,9 +1,10 @@
 import { similarity } from '../../text/similarity.js';
 import { terms } from '../../text/terms.js';
+import { conceptsOf } from '../../text/thesaurus.js';
 import { RULE_MATCH_THRESHOLD } from '../contracts/match-rule.js';
 import { round } from './round.js';
 
-/** The built-in engine's `match_rules` method (docs/rules.md): a cosine of stemmed terms, with counter-examples. */
+/** The built-in engine's `match_rules` method (docs/rules.md): a cosine of stemmed terms and support concepts, with counter-examples. */
 
 // ---------------------------------------------------------------------------------------------
 // Matching
@@ -24,23 +25,58 @@ export function counterExamples(description: string): string[] {
   return [...description.matchAll(COUNTER_EXAMPLES)].map((m) => m[1]!);
 }
 
+/**
+ * A question asking for information ("How long do exchanges take?", "Do you charge for ...?",
+ * "Can I pay by invoice?") rather than for something to be done: it may share a rule's topic word
+ * and still be a knowledge question. A request marker ("please", "I want") makes it a request.
+ */
+const INFORMATION_QUESTION = /^(?:(?:hi|hello|hey)\b[\s,!.]*)?(?:what|which|when|where|who|whom|whose|why|how|do|does|did|is|are|was|were|can|could|may|will|would|should|have|has)\b/i;
+const REQUEST = new RegExp(
+  [
+    String.raw`\b(?:please|pls|plz)\b`,
+    // "I need ...", not "What size do I need?"
+    String.raw`(?:^|[.!?,;]\s*|\b(?:hi|hello|hey)\s+)(?:i(?:'d| would) like|i want|i need|i wanna|i wish to)\b`,
+    String.raw`\b(?:can|could|may) i (?:get|have|receive|request)\b`,
+    String.raw`\b(?:can|could|would) you (?:please )?(?:send|give|email|call|cancel|refund|delete|remove|process|issue)\b`,
+  ].join('|'),
+  'i',
+);
+
+/** The terms and support concepts of a text. */
+const vocabulary = (text: string) => ({ terms: new Set(terms(text)), concepts: conceptsOf(text) });
+
+/** What a message shares with a text: its terms, and the concepts it says in other words ("money back" for refund). */
+function sharedWith(message: ReturnType<typeof vocabulary>, text: ReturnType<typeof vocabulary>): string[] {
+  const shared = [...text.terms].filter((t) => message.terms.has(t));
+  for (const group of message.concepts.groups) {
+    if (!text.concepts.groups.has(group)) continue;
+    const said = [...text.concepts.byStem].filter(([, groups]) => groups.has(group)).map(([stemmed]) => stemmed);
+    if (!said.some((t) => shared.includes(t))) shared.push(said[0]!);
+  }
+  return shared;
+}
+
 /** How well a message matches each rule's name and description, best first, with the shared terms. */
 export function matchRules(input: { message: string; rules: readonly { id: string; name: string; description: string }[] }): {
   matches: { ruleId: string; score: number; reason: string }[];
 } {
-  const messageTerms = new Set(terms(input.message));
+  const message = vocabulary(input.message);
+  const asksForInformation = INFORMATION_QUESTION.test(input.message.trim()) && !REQUEST.test(input.message);
   const matches = input.rules.map((rule) => {
     const excluded = counterExamples(rule.description).find((example) => similarity(input.message, example) >= COUNTER_EXAMPLE_SIMILARITY);
     if (excluded !== undefined) return { ruleId: rule.id, score: 0, reason: `the rule is not for messages like "${excluded}"` };
     const text = `${rule.name}. ${rule.description.replace(COUNTER_EXAMPLES, ' ')}`;
-    const shared = [...new Set(terms(text))].filter((t) => messageTerms.has(t));
+    const shared = sharedWith(message, vocabulary(text));
+    const topic = sharedWith(message, vocabulary(rule.name));
     // One shared word of several is not an intent ("Can I pay by invoice?" is not the invoice-request rule):
     // below the threshold. A message of one word ("Where is my order?") can only share that one.
+    // A request or a problem that names the rule's topic (its name) is one: "I need to exchange these boots".
     const cosine = similarity(input.message, text);
-    const required = Math.min(MIN_SHARED_TERMS, messageTerms.size);
-    const score = round(shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING));
+    const required = Math.min(MIN_SHARED_TERMS, message.terms.size);
+    const onTopic = topic.length > 0 && !asksForInformation;
+    const score = round(shared.length >= required ? cosine : onTopic ? Math.max(cosine, RULE_MATCH_THRESHOLD) : Math.min(cosine, ONE_WORD_CEILING));
     const reason = shared.length
-      ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description`
+      ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description${shared.length < required && onTopic ? ", and asks for what the rule's name says" : ''}`
       : "the message shares no terms with the rule's name and description";
     return { ruleId: rule.id, score, reason };
   });
