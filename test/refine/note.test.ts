@@ -101,3 +101,25 @@ describe('more notes as leads write them', () => {
     assert.deepEqual(facts('The bot didn\'t mention that parking is free after 6 pm.'), ['Parking is free after 6 pm.']);
   });
 });
+
+// Written before the reader was changed for them: words meant for the agent, and the old value said
+// beside the new one, are no part of what customers read.
+describe('what customers never read', () => {
+  it('drops a clause addressed to the agent after the fact', () => {
+    assert.deepEqual(facts('Our bakery hotline is 555-0188, open 7 am to 3 pm - the bot should know this.'), ['Our bakery hotline is 555-0188, open 7 am to 3 pm.']);
+    assert.deepEqual(facts('We deliver cakes on Sundays too, the assistant needs to mention it'), ['We deliver cakes on Sundays.']);
+    assert.deepEqual(facts('Gift boxes cost $3. The agent must know that.'), ['Gift boxes cost $3.']);
+  });
+
+  it('keeps the old value said beside the new one out of the fact', () => {
+    const r = readNote("Custom cakes need 72 hours notice, it's no longer 48 hours");
+    assert.deepEqual([r.facts, r.oldValues], [['Custom cakes need 72 hours notice.'], ['48 hours']]);
+    const anymore = readNote('Delivery is free over $30, not over $50 anymore');
+    assert.deepEqual([anymore.facts, anymore.oldValues], [['Delivery is free over $30.'], ['$50']]);
+  });
+
+  it('never makes a fact of a sentence that still speaks to the agent', () => {
+    const r = readNote('The agent should know our wedding cake tastings.');
+    assert.ok(r.facts.every((f) => !/\bagent\b|\bshould\b/i.test(f)), JSON.stringify(r.facts));
+  });
+});

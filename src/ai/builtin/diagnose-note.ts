@@ -56,9 +56,17 @@ const WRAPPERS = [
   /^(?:since|as of)\s+(?:the\s+|last\s+|this\s+|early\s+|late\s+)?[\w-]+,?\s+(?=\S)/i,
   /^(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|outdated|not right)[:,.!-]?\s*/i,
 ];
-/** A clause about the old value, not the new fact ("the 2 year limit was dropped in January"). */
+/** A clause about the old value, not the new fact ("the 2 year limit was dropped in January", "it's no longer 48 hours"). */
 const OLD_CLAUSE =
-  /\b(?:(?:was|were|has been|have been|got|is|are)\s+(?:dropped|removed|changed|scrapped|abolished|cancel+ed|updated|raised|lowered|extended|increased|decreased|shortened|outdated|gone|old)|used to be|no longer (?:applies|true|valid))\b/i;
+  /\b(?:(?:was|were|has been|have been|got|is|are)\s+(?:dropped|removed|changed|scrapped|abolished|cancel+ed|updated|raised|lowered|extended|increased|decreased|shortened|outdated|gone|old)|used to be|no longer (?:applies|true|valid))\b|^(?:(?:it|that|this)(?:'s|\s+is|\s+was)\s+|which is\s+)?no longer\s+(?:\w+\s+)?[$€£]?\d/i;
+/**
+ * A clause or sentence that speaks to the agent, not to customers: "the bot should know this",
+ * "the assistant needs to mention it", "The agent must know that."
+ */
+const TO_THE_AGENT =
+  /^(?:so\s+|and\s+)?(?:the\s+)?(?:bot|agent|assistant|ai|answer|reply|you|it)\s+(?:should|must|needs?\s+to|ought\s+to|has\s+to|have\s+to)\s+(?:also\s+)?(?:know|say|mention|tell|include|remember|be aware of)\b(?:\s+(?:it|this|that|them|about it|about this|customers|people))?[\s.!]*$/i;
+/** Words for the agent left in a fact: it is not written for customers. */
+const STILL_TO_THE_AGENT = /\b(?:the\s+)?(?:bot|agent|assistant)\b.*\b(?:should|must|needs?\s+to|ought\s+to)\b|\btell\s+(?:the\s+)?(?:customers?|them|people)\b|\b(?:article|answer|reply)\s+(?:is|was)\s+(?:outdated|wrong|incorrect)\b/i;
 /** Asides on when something changed: "since last year", "since the relaunch", trailing "anymore", "too". */
 const ASIDES = [/\s+since\s+(?:the\s+|last\s+|this\s+|early\s+|late\s+)?[\w-]+(?:\s+(?:year|month|week))?(?=\s*[,.;!]|\s*$)/gi, /\s+(?:anymore|any more|too|now)(?=\s*[,.;!]|\s*$)/gi];
 /** A sentence that only judges the answer or the article ("The answer is outdated."). */
@@ -104,10 +112,14 @@ export function readNote(note: string, vocabulary = ''): NoteReading {
   const text = repairNote(squash(stripMarkdown(note)), vocabulary);
   for (const raw of splitSentences(text)) {
     const original = raw.trim();
-    if (JUDGEMENT.test(original)) continue;
+    if (JUDGEMENT.test(original) || TO_THE_AGENT.test(original)) continue;
     const read = factOf(original, out.oldValues);
     if (read === null) continue;
     const fact = read.text;
+    if (STILL_TO_THE_AGENT.test(fact)) {
+      out.warnings.push({ fragment: original, message: 'Not understood: this part speaks to the agent, and no fact for customers could be read from it.' });
+      continue;
+    }
     // A step the agent should have taken is read by findStep, not as a fact.
     if (STEP_CONTEXT.test(fact) && STEP.test(fact)) continue;
     if (/\?$/.test(fact) || (!read.instructed && BEHAVIOUR.test(fact))) {
@@ -157,16 +169,18 @@ function factOf(sentence: string, oldValues: string[]): { text: string; instruct
     oldValues.push(...(factValues(not[1]!).length ? factValues(not[1]!) : [not[1]!.trim().toLowerCase()]));
     s = s.slice(0, not.index);
   }
-  // Clauses about the old value, and judgements of the answer, are no part of the fact.
-  const clauses = s.split(/,\s+/);
-  const kept = clauses.filter((clause, i) => {
+  // Clauses about the old value, words to the agent and judgements of the answer are no part of the fact.
+  const pieces = s.split(/(,\s+|\s+[-–—]\s+)/);
+  s = '';
+  for (let i = 0; i < pieces.length; i += 2) {
+    const clause = pieces[i]!;
     if (i > 0 && OLD_CLAUSE.test(clause)) {
       oldValues.push(...factValues(clause));
-      return false;
+      continue;
     }
-    return !(i > 0 && META.test(clause) && terms(clause).length <= 2 && factValues(clause).length === 0);
-  });
-  s = kept.join(', ');
+    if (i > 0 && (TO_THE_AGENT.test(clause) || (META.test(clause) && terms(clause).length <= 2 && factValues(clause).length === 0))) continue;
+    s += (s ? pieces[i - 1] : '') + clause;
+  }
   for (const aside of ASIDES) s = s.replace(aside, '');
   s = s
     .replace(/\bdon't\b/gi, 'do not')
