@@ -56,7 +56,8 @@ describe('built-in Refine with AI diagnosis', () => {
       omitted.changes[0]!.promptSection!.content,
       'When the customer asks about refund, always include: "Refunds reach your card within 10 business days."\nWhen you answer from the article "Refund policy", always include: "Refunds reach your card within 10 business days."',
     );
-    assert.ok(omitted.changes[0]!.promptSection!.title.split(' ').length <= 3, omitted.changes[0]!.promptSection!.title);
+    // Titled the way a lead names a section: the article, then what it adds.
+    assert.match(omitted.changes[0]!.promptSection!.title, /^Refund policy: \S+( \S+)?$/);
 
     const notUsed = diagnoseAnswer(base({ handover: true, answer: 'A colleague will follow up.', articles: [{ ...REFUNDS, used: false }], feedback: 'It should have said that refunds reach your card within 10 business days.' }));
     assert.deepEqual([notUsed.changes[0]!.changeType, notUsed.changes[0]!.rootCause.failureMode, notUsed.changes[0]!.article!.questions],

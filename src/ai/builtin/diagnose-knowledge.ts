@@ -1,7 +1,8 @@
 import type { DiagnoseArticle } from '../contracts/diagnose.js';
 import { changesValue, factValues, valueAsWritten, valueKind, withoutValues } from './facts.js';
-import { splitSentences, squash } from '../../text/sentences.js';
+import { splitSentences, squash, truncateAtWord } from '../../text/sentences.js';
 import { inflections } from '../../text/spelling.js';
+import { conceptsOf } from '../../text/thesaurus.js';
 import { COMMON_STEMS, rarity, STOPWORDS, terms, tokenize } from '../../text/terms.js';
 
 /**
@@ -174,13 +175,22 @@ function gerund(verb: string): string {
 }
 
 /** A prompt section's title as a person writes one: the fact's two most distinctive words the question does not hold ("Final sale"). */
-export function sectionTitle(fact: string, question: string): string {
-  const asked = new Set(terms(question));
-  const words = tokenize(fact).filter((w) => !STOPWORDS.has(w) && w.length > 2 && !/\d/.test(w) && !asked.has(terms(w)[0] ?? w));
-  const chosen = [...new Set(words)].sort((a, b) => rarity(terms(b)[0] ?? b) - rarity(terms(a)[0] ?? a)).slice(0, 2);
-  const ordered = [...new Set(words)].filter((w) => chosen.includes(w));
-  const title = ordered.join(' ');
-  return title ? title.charAt(0).toUpperCase() + title.slice(1) : 'Answer details';
+export function sectionTitle(fact: string, question: string, articleTitle?: string): string {
+  const known = new Set(terms(`${question} ${articleTitle ?? ''}`));
+  // Names said in the fact ("Klarna") first, then its rarest words, in the fact's order.
+  const names = new Set((fact.slice(1).match(/\b\p{Lu}[\p{L}&'-]+/gu) ?? []).map((w) => w.toLowerCase()));
+  const knownConcepts = conceptsOf(`${question} ${articleTitle ?? ''}`).groups;
+  const said = (w: string) => known.has(terms(w)[0] ?? w) || [...conceptsOf(w).groups].some((g) => knownConcepts.has(g));
+  const all = [...new Set(tokenize(fact).filter((w) => !STOPWORDS.has(w) && w.length > 2 && !/\d/.test(w) && !said(w)))];
+  // Common words ("reach", "pay") name nothing when rarer ones are there.
+  const rare = all.filter((w) => names.has(w) || !COMMON_STEMS.has(terms(w)[0] ?? w));
+  const words = rare.length ? rare : all;
+  const chosen = [...words].sort((a, b) => Number(names.has(b)) - Number(names.has(a)) || rarity(terms(b)[0] ?? b) - rarity(terms(a)[0] ?? a)).slice(0, 2);
+  const original = (w: string) => (names.has(w) ? (fact.match(new RegExp(`\\b${w}\\b`, 'i'))?.[0] ?? w) : w);
+  const phrase = words.filter((w) => chosen.includes(w)).map(original).join(' ');
+  // "Payment methods: Klarna instalments", as a lead names a section of the prompt.
+  const title = articleTitle ? `${truncateAtWord(articleTitle, 40)}: ${phrase || 'what to include'}` : phrase || 'Answer details';
+  return title.charAt(0).toUpperCase() + title.slice(1);
 }
 
 /** The question's words that name its topic for a guideline section: those the article's title or sentence also holds, the rarest first (at most `count`). */

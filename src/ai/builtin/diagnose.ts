@@ -190,7 +190,7 @@ function knowledgeDiagnosis(input: DiagnoseInput, note: NoteReading): DiagnoseOu
             reasoning: `The answer used "${article.title}", which says "${sentence}", but left it out (the answer holds ${Math.round(answered * 100)}% of the feedback's terms).`,
             target: target('prompt', { operation: 'update', promptType: 'hcGuidelinePrompt' }),
           },
-          { promptSection: { promptType: 'hcGuidelinePrompt', title: sectionTitle(sentence, input.question), content } },
+          { promptSection: { promptType: 'hcGuidelinePrompt', title: sectionTitle(sentence, input.question, article.title), content } },
         ),
       ]);
     }
