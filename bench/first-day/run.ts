@@ -10,11 +10,14 @@
 //   BENCH_FIRST_DAY_ONLY=rules|refine   one half
 //   BENCH_FIRST_DAY_CASES=id,id    only these cases
 //   BENCH_FIRST_DAY_PART=tuned      only the cases that are not held out (what an engine may be tuned on)
+// rules-cases-fresh.ts and refine-cases-fresh.ts are a second held-out part ("fresh"), reported apart.
 import { abortRun, availableBackends, type Backend, exitOnSignals, onServer, pgliteBackend, writeResults } from '../support.js';
 import { type CaseResult, client, type Verdict } from './common.js';
 import { REFINE_CASES } from './refine-cases.js';
+import { FRESH_REFINE_CASES } from './refine-cases-fresh.js';
 import { runRefineCase } from './refine.js';
 import { RULE_CASES } from './rules-cases.js';
+import { FRESH_RULE_CASES } from './rules-cases-fresh.js';
 import { createTags, runRuleCase } from './rules.js';
 
 const SERVER_ENV = { PARLEY_LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT_MAX: '100000000', PARLEY_JOB_POLL_SECONDS: '0.5' };
@@ -28,6 +31,12 @@ interface Report {
 }
 
 const only = process.env.BENCH_FIRST_DAY_ONLY;
+/**
+ * A second held-out part, written on 2026-11-26 by another writer for another shop (the Refine notes
+ * against the same help center), after the engine had been tuned on the first part and before it
+ * was ever run on them: reported apart, never tuned on.
+ */
+const FRESH = new Set([...FRESH_RULE_CASES, ...FRESH_REFINE_CASES].map((c) => c.id));
 const picked = new Set((process.env.BENCH_FIRST_DAY_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const tunedOnly = process.env.BENCH_FIRST_DAY_PART === 'tuned';
 const wanted = <T extends { id: string; heldOut: boolean }>(cases: T[]) => (picked.size ? cases.filter((c) => picked.has(c.id)) : cases).filter((c) => !tunedOnly || !c.heldOut);
@@ -71,7 +80,8 @@ function render(report: Report): string[] {
     if (list.length === 0) continue;
     lines.push(
       row(`${half}, tuned part`, list.filter((r) => !r.heldOut)),
-      row(`${half}, held out`, list.filter((r) => r.heldOut)),
+      row(`${half}, held out`, list.filter((r) => r.heldOut && !FRESH.has(r.id))),
+      row(`${half}, held out, fresh`, list.filter((r) => FRESH.has(r.id))),
       row(`**${half}, all**`, list),
     );
   }
@@ -80,7 +90,7 @@ function render(report: Report): string[] {
     if (list.length === 0) continue;
     lines.push('', `### ${half}: findings by kind (cases)`, '', '| kind | cases |', '|---|---:|', ...kinds(list));
     lines.push('', `### ${half}: cases`, '', '| case | part | verdict | reason |', '|---|---|---|---|');
-    for (const r of list) lines.push(`| ${r.id} | ${r.heldOut ? 'held out' : 'tuned'} | ${r.verdict} | ${r.reason.replaceAll('|', '\\|')} |`);
+    for (const r of list) lines.push(`| ${r.id} | ${FRESH.has(r.id) ? 'fresh' : r.heldOut ? 'held out' : 'tuned'} | ${r.verdict} | ${r.reason.replaceAll('|', '\\|')} |`);
   }
   const already = report.refine.filter((r) => r.detail.originalAlreadyRight === true).map((r) => r.id);
   if (already.length) lines.push('', `Refine cases whose original answer already stated the fact: ${already.join(', ')}`);
@@ -92,8 +102,8 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   // Dates in the customers' words are relative to the day of the run (UTC).
   const today = new Date(Date.UTC(startedAt.getUTCFullYear(), startedAt.getUTCMonth(), startedAt.getUTCDate(), 12));
-  const ruleCases = only === 'refine' ? [] : wanted(RULE_CASES);
-  const refineCases = only === 'rules' ? [] : wanted(REFINE_CASES);
+  const ruleCases = only === 'refine' ? [] : wanted([...RULE_CASES, ...FRESH_RULE_CASES]);
+  const refineCases = only === 'rules' ? [] : wanted([...REFINE_CASES, ...FRESH_REFINE_CASES]);
   const watchdog = setTimeout(() => void abortRun('watchdog: the run took over 30 minutes', 1), 30 * 60_000);
   watchdog.unref();
   const reports: Report[] = [];
