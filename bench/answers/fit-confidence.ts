@@ -11,7 +11,8 @@
 //    articles given to the engine (answerArticles). decideReply says whether an answer from the
 //    engine would reach the customer (an angry message hands over whatever the engine says). The
 //    dump (candidates with their scores, the articles once) is cached in
-//    bench/results/confidence-<set>-<shape>.json; FIT_REFRESH=1 rebuilds it.
+//    bench/results/confidence-<set>-<shape>.json; FIT_REFRESH=1 rebuilds it (do so after any change
+//    to the search, the thesaurus or planning: the cache holds their output).
 // 2. Features. rankCandidates re-ranks each query's candidates and CONFIDENCE_INPUTS reads its
 //    features, so a feature added there is fitted here without a new dump. Label: the re-ranked
 //    first article is the gold one (answerable queries); an unanswerable query is never right.
