@@ -27,16 +27,10 @@
 // BENCH_ANSWER_PARTS=quality or latency runs one half; BENCH_ANSWER_SETS=answers,helpcenter and
 // BENCH_ANSWER_SHAPES=none,title choose the quality runs (default: all); BENCH_BACKENDS=pglite or
 // postgres one backend.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { plainBm25 } from '../bm25.js';
 import { type BackendName, ROOT, availableBackends, exitOnSignals, onServer, positiveIntEnv, writeResults } from '../support.js';
-
-const SETS = ['answers', 'helpcenter'] as const;
-const SHAPES = ['none', 'title'] as const;
-type SetName = (typeof SETS)[number];
-type Shape = (typeof SHAPES)[number];
-type Kind = 'answerable' | 'unanswerable' | 'person';
+import { type Call, type DataSet, type Document, type Kind, type Query, SETS, SHAPES, type SetName, type Shape, articlesOf, client, loadAgent, loadSet } from './common.js';
 
 /** What each shape puts in an article's questions. */
 const SHAPE_LABEL: Record<Shape, string> = { none: 'questions empty', title: 'questions = [title]' };
@@ -57,30 +51,6 @@ const FLAG_NAMES: Record<string, string> = {
   Z: 'noise (spelling, punctuation)',
   K: 'keyword only',
 };
-
-interface Document {
-  id: string;
-  title: string;
-  answers: string[];
-}
-
-interface RawQuery {
-  query: string;
-  relevant?: string;
-  intent?: string;
-  flags?: string;
-}
-
-interface Query extends RawQuery {
-  kind: Kind;
-}
-
-interface DataSet {
-  name: SetName;
-  file: string;
-  documents: Document[];
-  queries: Query[];
-}
 
 interface Outcome extends Query {
   answeredWith: string | null;
@@ -185,18 +155,6 @@ function references(outcomes: Outcome[]): Reference {
   return { always, thresholded };
 }
 
-async function client(server: { url: string; apiKey: string }) {
-  const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
-  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${server.url}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as T;
-    if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
-  return call;
-}
-
-type Call = Awaited<ReturnType<typeof client>>;
 interface Reply {
   id: string;
   role: string;
@@ -209,27 +167,6 @@ interface Trace {
   bestArticleId: string | null;
   knowledgeSearch: { articles: { id: string }[] } | null;
   timings: Record<string, number>;
-}
-
-async function loadAgent(call: Call, articles: { title: string; body: string; questions?: string[] }[], concurrency = 4): Promise<{ agentId: string; articleIds: string[] }> {
-  const agent = await call<{ id: string }>('POST', '/v2/bots/public', { name: 'Bench agent' });
-  const folder = await call<{ id: string }>('POST', '/v2/hc-folders/public', { title: 'Knowledge', description: '' });
-  await call('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
-  const ids: string[] = new Array(articles.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < articles.length) {
-        const i = next++;
-        const a = articles[i]!;
-        const created = await call<{ id: string }>('POST', '/v2/hc-articles/public', {
-          title: a.title, mainKnowledge: a.body, agentInstruction: '', questions: a.questions ?? [], keywords: [], escalation: false, parentFolderId: folder.id,
-        });
-        ids[i] = created.id;
-      }
-    }),
-  );
-  return { agentId: agent.id, articleIds: ids };
 }
 
 async function ask(call: Call, agentId: string, query: string): Promise<{ reply: Reply; trace: Trace; ms: number }> {
@@ -245,8 +182,7 @@ async function ask(call: Call, agentId: string, query: string): Promise<{ reply:
 const CURVE = [0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 
 async function measureQuality(call: Call, set: DataSet, run: Run): Promise<void> {
-  const articles = set.documents.map((d) => ({ title: d.title, body: d.answers.join('\n\n'), questions: run.shape === 'title' ? [d.title] : [] }));
-  const { agentId, articleIds } = await loadAgent(call, articles);
+  const { agentId, articleIds } = await loadAgent(call, articlesOf(set, run.shape));
   const docOf = new Map(articleIds.map((id, i) => [id, set.documents[i]!.id]));
   const outcomes: Outcome[] = [];
   for (const q of set.queries) {
@@ -314,19 +250,6 @@ async function measureLatency(call: Call, articles: number, queries: number, rep
     route: p50p99(route),
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, p50p99(v)])),
   };
-}
-
-async function loadSet(name: SetName): Promise<DataSet> {
-  const file =
-    (name === 'answers' ? process.env.BENCH_ANSWERS : process.env.BENCH_HELPCENTER) ||
-    path.resolve(ROOT, '..', 'shared', 'bench-data', name, `${name}-dev.json`);
-  const raw = JSON.parse(await readFile(file, 'utf8')) as { documents: Document[]; answerable: RawQuery[]; unanswerable: RawQuery[]; person?: RawQuery[] };
-  const queries: Query[] = [
-    ...raw.answerable.map((q) => ({ ...q, kind: 'answerable' as const })),
-    ...raw.unanswerable.map((q) => ({ ...q, relevant: undefined, kind: 'unanswerable' as const })),
-    ...(raw.person ?? []).map((q) => ({ ...q, relevant: undefined, kind: 'person' as const })),
-  ];
-  return { name, file, documents: raw.documents, queries };
 }
 
 /** A comma-separated list from `name`, each item one of `allowed`; all of them when unset. */

@@ -10,25 +10,33 @@ import { conceptsOf } from '../../text/thesaurus.js';
 
 /**
  * Whether the best article answers the question: a logistic model over what retrieval and the
- * articles say, fitted once on the development split of shared/bench-data/answers (docs/
- * conversations.md has the fit and its cross-validated curve). The search's candidates are first
- * re-ranked by their score relative to the best plus RERANK_TITLE_WEIGHT times the character-
- * trigram similarity of the question to the article's title or one of its questions (which
- * catches what word stems miss: "unfriended" and "friend", "subtitles" and "sub title"). Features
- * of the new first article: the log of its retrieval score, the relative margin of its re-ranked
- * value over the second's, the share of the question's terms (weighted by rarity) it holds
- * anywhere and in its title or questions, the log of its score's lead over the second's, its title
- * similarity and that similarity's lead over the second's.
+ * articles say (CONFIDENCE_INPUTS reads each input of the features), compared with the agent's
+ * threshold (0.6 by default). The search's candidates are first re-ranked by their score relative
+ * to the best plus RERANK_TITLE_WEIGHT times the character-trigram similarity of the question to
+ * the article's title or one of its questions (which catches what word stems miss: "unfriended"
+ * and "friend", "subtitles" and "sub title"). Fitted by bench/answers/fit-confidence.ts on the
+ * development files of shared/bench-data/answers and shared/bench-data/helpcenter, each with the
+ * articles' questions empty and with questions = [title], pooled, for the most correct answers
+ * with wrong <= 0.05 at 0.6 in each of the four (docs/conversations.md has the fit and its
+ * cross-validated figures). Inputs, of the new first article: the log of its retrieval score, the
+ * relative margin of its re-ranked value over the second's, the share of the question's terms
+ * (weighted by rarity) it holds anywhere and in its title or questions, the log of its score's
+ * lead over the second's, its title similarity and that similarity's lead over the second's;
+ * whether its questions hold its title (the title then counts twice in the search score, which
+ * the model takes back); and the share of the question's terms the second article holds (two
+ * articles that both hold the question are a choice the model is less sure of).
  */
 export const CONFIDENCE_MODEL = {
-  bias: -6.604,
-  logScore: 1.109,
-  margin: -1.128,
-  coverage: 1.654,
-  titleCoverage: 0.691,
-  logLead: 1.204,
-  titleSimilarity: 1.941,
-  titleSimilarityLead: 2.553,
+  bias: -5.166,
+  logScore: 0.757,
+  margin: 0.395,
+  coverage: 3.223,
+  titleCoverage: 1.032,
+  logLead: 0.92,
+  titleSimilarity: 0.78,
+  titleSimilarityLead: 4.878,
+  titleAsked: -0.689,
+  secondCoverage: -2.028,
 } as const;
 export const RERANK_TITLE_WEIGHT = 2;
 
@@ -40,6 +48,10 @@ export interface ConfidenceFeatures {
   titleCoverage: number;
   titleSimilarity: number;
   secondTitleSimilarity: number;
+  /** The first article's questions hold its title (as "questions = [title]" and generated questions often do). */
+  titleAsked: boolean;
+  /** The share of the question's terms (weighted by rarity) the second article holds anywhere. */
+  secondCoverage: number;
 }
 
 interface Candidate {
@@ -69,7 +81,8 @@ export function rankCandidates(question: string, articles: readonly AnswerArticl
   };
   const share = (held: (t: string) => boolean) => (total > 0 ? terms_.reduce((sum, t) => sum + (held(t) ? rarity(t) : 0), 0) / total : 0);
   const top = first?.article;
-  const whole = top ? holds(`${top.title}\n${top.questions.join('\n')}\n${top.keywords.join('\n')}\n${top.body}`) : () => false;
+  const all = (a: AnswerArticle) => holds(`${a.title}\n${a.questions.join('\n')}\n${a.keywords.join('\n')}\n${a.body}`);
+  const whole = top ? all(top) : () => false;
   const heading = top ? holds(`${top.title}\n${top.questions.join('\n')}`) : () => false;
   return {
     ranked: candidates.map((c) => c.article),
@@ -81,23 +94,45 @@ export function rankCandidates(question: string, articles: readonly AnswerArticl
       titleCoverage: share(heading),
       titleSimilarity: first?.titleSimilarity ?? 0,
       secondTitleSimilarity: second?.titleSimilarity ?? 0,
+      titleAsked: top ? top.questions.some((q) => sameText(q, top.title)) : false,
+      secondCoverage: second ? share(all(second.article)) : 0,
     },
   };
 }
 
+/**
+ * What the model reads of the features, by name: each weight of CONFIDENCE_MODEL multiplies the
+ * input of the same name (bench/answers/fit-confidence.ts fits the weights over these inputs).
+ */
+export const CONFIDENCE_INPUTS = {
+  logScore: (f: ConfidenceFeatures) => Math.log1p(f.topScore),
+  margin: (f: ConfidenceFeatures) => f.margin,
+  coverage: (f: ConfidenceFeatures) => f.coverage,
+  titleCoverage: (f: ConfidenceFeatures) => f.titleCoverage,
+  logLead: (f: ConfidenceFeatures) => Math.log1p(Math.max(0, f.topScore - f.secondScore)),
+  titleSimilarity: (f: ConfidenceFeatures) => f.titleSimilarity,
+  titleSimilarityLead: (f: ConfidenceFeatures) => f.titleSimilarity - f.secondTitleSimilarity,
+  titleAsked: (f: ConfidenceFeatures) => (f.titleAsked ? 1 : 0),
+  secondCoverage: (f: ConfidenceFeatures) => f.secondCoverage,
+} as const;
+export type ConfidenceInput = keyof typeof CONFIDENCE_INPUTS;
+
+/** The model's log-odds that the best article answers. */
+export function confidenceLogit(f: ConfidenceFeatures): number {
+  let z = CONFIDENCE_MODEL.bias;
+  for (const name of Object.keys(CONFIDENCE_INPUTS) as ConfidenceInput[]) z += CONFIDENCE_MODEL[name] * CONFIDENCE_INPUTS[name](f);
+  return z;
+}
+
 export function answerConfidence(f: ConfidenceFeatures): number {
   if (f.topScore <= 0) return 0;
-  const m = CONFIDENCE_MODEL;
-  const z =
-    m.bias +
-    m.logScore * Math.log1p(f.topScore) +
-    m.margin * f.margin +
-    m.coverage * f.coverage +
-    m.titleCoverage * f.titleCoverage +
-    m.logLead * Math.log1p(Math.max(0, f.topScore - f.secondScore)) +
-    m.titleSimilarity * f.titleSimilarity +
-    m.titleSimilarityLead * (f.titleSimilarity - f.secondTitleSimilarity);
-  return Math.round((1 / (1 + Math.exp(-z))) * 10_000) / 10_000;
+  return Math.round((1 / (1 + Math.exp(-confidenceLogit(f)))) * 10_000) / 10_000;
+}
+
+/** The same words, whatever the case, spacing and end punctuation. */
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').replace(/[\s?.!]+$/, '').trim();
+  return norm(a) === norm(b);
 }
 
 /** Character trigrams of a text's terms (each term padded with `#`), counted. */
