@@ -31,6 +31,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: { executablePath: process.env.PARLEY_E2E_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    actionTimeout: 10_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -16,8 +16,8 @@ export function DiffView({ label, before, after }: { label: string; before: stri
           const lines = part.value.replace(/\n$/, '').split('\n');
           const mark = part.added ? '+ ' : part.removed ? '− ' : '  ';
           const text = lines.map((line) => mark + line).join('\n');
-          if (part.added) return <ins key={index} style={{ display: 'block', textDecoration: 'none', background: 'var(--mantine-color-green-1)', color: 'var(--mantine-color-green-9)' }}>{text}</ins>;
-          if (part.removed) return <del key={index} style={{ display: 'block', background: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-9)' }}>{text}</del>;
+          if (part.added) return <ins key={index} style={{ display: 'block', textDecoration: 'none', background: 'var(--mantine-color-green-1)', color: '#14532d' }}>{text}</ins>;
+          if (part.removed) return <del key={index} style={{ display: 'block', background: 'var(--mantine-color-red-1)', color: '#7f1d1d' }}>{text}</del>;
           return <span key={index} style={{ display: 'block' }}>{text}</span>;
         })}
       </Box>

@@ -13,7 +13,7 @@ import { ArticleForm } from './article-form';
 import { Versions } from './versions';
 
 function stateOf(article: Article): { label: string; color: string } {
-  if (!article.isDraft) return { label: 'Live', color: 'green' };
+  if (!article.isDraft) return { label: 'Live', color: 'teal.9' };
   if (article.isDraftPublished) return { label: 'Published draft', color: 'gray' };
   return { label: 'Draft', color: 'violet' };
 }

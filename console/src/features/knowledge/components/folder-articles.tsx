@@ -38,7 +38,7 @@ function ArticleTable({ folderId, type, caption }: { folderId: string; type: 'li
                 <Table.Td>
                   <Group gap={4}>
                     {!article.active && <Badge color="gray">Inactive</Badge>}
-                    {article.escalation && <Badge color="orange">Escalates</Badge>}
+                    {article.escalation && <Badge color="grape">Escalates</Badge>}
                     {article.isDraft && article.originalArticleId && <Badge color="violet">Edits a live article</Badge>}
                   </Group>
                 </Table.Td>
