@@ -71,3 +71,19 @@ export const test = base.extend({
 });
 
 export { expect };
+
+/** An agent that answers from one folder holding one article, as a support lead would set it up. */
+export async function agentWithKnowledge(article: { title: string; mainKnowledge: string; questions: string[] }): Promise<{ agentId: string; agentName: string; articleId: string }> {
+  const folder = await apiCall<{ id: string }>('POST', '/v2/hc-folders/public', { title: unique('Help'), description: '' });
+  const created = await apiCall<{ id: string }>('POST', '/v2/hc-articles/public', {
+    ...article,
+    agentInstruction: '',
+    keywords: [],
+    escalation: false,
+    parentFolderId: folder.id,
+  });
+  const agentName = unique('Agent');
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: agentName });
+  await apiCall('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
+  return { agentId: agent.id, agentName, articleId: created.id };
+}

@@ -12,6 +12,8 @@ import { Layout } from './layout';
 import { SessionProvider, useSessionState } from './session';
 
 const KnowledgePage = lazy(() => import('../features/knowledge/routes'));
+const ConversationsPage = lazy(() => import('../features/conversations/routes'));
+const TryAgentPage = lazy(() => import('../features/try/routes'));
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });
@@ -44,6 +46,12 @@ function Guarded() {
         <Switch>
           <Route path="/knowledge" nest>
             <KnowledgePage />
+          </Route>
+          <Route path="/conversations" nest>
+            <ConversationsPage />
+          </Route>
+          <Route path="/try">
+            <TryAgentPage />
           </Route>
           <Route>
             <Redirect to="/knowledge" replace />

@@ -4,7 +4,11 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSession } from './session';
 
-const PAGES = [{ path: '/knowledge', label: 'Knowledge' }] as const;
+const PAGES = [
+  { path: '/knowledge', label: 'Knowledge' },
+  { path: '/conversations', label: 'Conversations' },
+  { path: '/try', label: 'Try the agent' },
+] as const;
 
 export function Layout({ children }: { children: ReactNode }) {
   const { workspace, canWrite, signOut } = useSession();

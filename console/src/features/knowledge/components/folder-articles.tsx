@@ -3,6 +3,7 @@ import { Badge, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@ma
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
+import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
 import { type SnapshotFolder, useCreateArticle, useFolderArticles } from '../api';
 import { ArticleForm } from './article-form';
@@ -20,14 +21,7 @@ function ArticleTable({ folderId, type, caption }: { folderId: string; type: 'li
       {list.data && articles.length === 0 && <Empty>{type === 'live' ? 'No live articles in this folder.' : 'No open drafts in this folder.'}</Empty>}
       {articles.length > 0 && (
         <Table striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Title</Table.Th>
-              <Table.Th>Version</Table.Th>
-              <Table.Th>State</Table.Th>
-              <Table.Th>Updated</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Title', 'Version', 'State', 'Updated']} />
           <Table.Tbody>
             {articles.map((article) => (
               <Table.Tr key={article.id}>

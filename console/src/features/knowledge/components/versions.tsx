@@ -3,6 +3,7 @@ import { Button, Group, Select, Stack, Table, Text, VisuallyHidden } from '@mant
 import { useState } from 'react';
 import { DiffView } from '../../../components/diff-view';
 import { Empty, ErrorState, Loading } from '../../../components/states';
+import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
 import { type Article, useHistory, useRevertArticle, useVersion } from '../api';
 
@@ -46,17 +47,7 @@ export function Versions({ article }: { article: Article }) {
   return (
     <Stack>
       <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Title</Table.Th>
-            <Table.Th>Saved</Table.Th>
-            <Table.Th>By key</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead columns={['Version', 'Title', 'Saved', 'By key', <VisuallyHidden key="actions">Actions</VisuallyHidden>]} />
         <Table.Tbody>
           {versions.map((v) => (
             <Table.Tr key={v.version}>
