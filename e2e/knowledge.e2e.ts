@@ -139,3 +139,26 @@ test('an unknown article shows the API message', async ({ page }) => {
   await page.goto('/console/knowledge/articles/5d0b6f0e-8a3b-4e4b-9a43-0c2f7c8e1d22');
   await expect(page.getByRole('alert')).toContainText('article 5d0b6f0e-8a3b-4e4b-9a43-0c2f7c8e1d22 not found');
 });
+
+test('knowledge search ranks live articles with scores and highlights what matched', async ({ page }) => {
+  const folder = await apiCall<Folder>('POST', '/v2/hc-folders/public', { title: unique('Search'), description: '' });
+  const word = `zorbex${Math.random().toString(36).slice(2, 6)}`;
+  const article = await apiCall<Article>('POST', '/v2/hc-articles/public', {
+    ...CONTENT,
+    title: `Pairing the ${word} scanner`,
+    mainKnowledge: `Hold the ${word} button for 3 seconds to pair the scanner.`,
+    parentFolderId: folder.id,
+  });
+  await signIn(page);
+  await page.getByRole('link', { name: 'Search knowledge' }).click();
+  await page.getByRole('textbox', { name: 'Question' }).fill(`How do I pair my ${word}?`);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const results = page.getByRole('list', { name: 'Results' });
+  await expect(results.getByRole('listitem')).toHaveCount(1);
+  await expect(results.getByText(/^Score \d+\.\d{3}$/)).toBeVisible();
+  await expect(results.locator('mark').filter({ hasText: new RegExp(`^${word}$`) }).first()).toBeVisible();
+  await expect(results.locator('mark').filter({ hasText: /^Pairing$/ })).toBeVisible();
+  await checkPage(page, 'knowledge-search');
+  await results.getByRole('link', { name: `Pairing the ${word} scanner` }).click();
+  await expect(page).toHaveURL(new RegExp(`/articles/${article.id}$`));
+});

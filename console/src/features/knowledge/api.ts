@@ -119,3 +119,14 @@ export function contentOf(article: ArticleContent): ArticleContent {
   const { title, mainKnowledge, agentInstruction, questions, keywords, escalation } = article;
   return { title, mainKnowledge, agentInstruction, questions, keywords, escalation };
 }
+
+export type SearchResult = Schemas['SearchResult'];
+
+/** Knowledge search as an agent runs it (the hit-testing route), with scores and highlights. */
+export function useKnowledgeSearch(query: string, botId: string | undefined) {
+  return useQuery({
+    queryKey: ['knowledge', 'search', query, botId ?? null],
+    enabled: query.trim().length > 0,
+    queryFn: () => call(api.POST('/v2/knowledge/public/search', { body: { query, botId, limit: 20 } })),
+  });
+}

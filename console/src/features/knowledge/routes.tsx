@@ -7,6 +7,7 @@ import { useTree } from './api';
 import { ArticlePage } from './components/article-page';
 import { FolderArticles } from './components/folder-articles';
 import { FolderTree, findFolder } from './components/folder-tree';
+import { KnowledgeSearch } from './components/search';
 
 function Browse() {
   const params = useParams<{ folderId?: string }>();
@@ -42,6 +43,7 @@ export default function KnowledgePage() {
       <VisuallyHidden component="h1">Knowledge</VisuallyHidden>
       <Switch>
         <Route path="/articles/:articleId" component={Article} />
+        <Route path="/search" component={KnowledgeSearch} />
         <Route path="/folders/:folderId" component={Browse} />
         <Route path="/" component={Browse} />
       </Switch>

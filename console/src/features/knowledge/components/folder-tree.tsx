@@ -140,6 +140,9 @@ export function FolderTree({ selectedId, onSelect }: { selectedId?: string; onSe
 
   return (
     <Box component="section" aria-label="Folders">
+      <Text size="sm" mb="xs">
+        <Link href="/search">Search knowledge</Link>
+      </Text>
       <Group justify="space-between" mb="xs">
         <Text fw={700}>Folders</Text>
         <WriteButton size="xs" variant="light" onClick={() => setDialog('new')}>
