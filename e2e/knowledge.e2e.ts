@@ -55,7 +55,8 @@ test('a new article is drafted, published, edited into a new version and compare
   await page.getByRole('button', { name: 'New article' }).click();
   const form = page.getByRole('dialog');
   await form.getByRole('textbox', { name: 'Title', exact: true }).fill('Where is my parcel?');
-  await form.getByRole('textbox', { name: 'Knowledge', exact: true }).fill('Parcels ship within 2 days.\nTracking links arrive by email.');
+  await form.getByRole('textbox', { name: 'Knowledge', exact: true }).fill('Parcels ship within 2 days.\nTracking links arrive by **email**.');
+  await expect(form.getByRole('region', { name: 'Preview of the knowledge' }).locator('strong')).toHaveText('email');
   await form.getByLabel('Questions').fill('Where is my order?\nHas my parcel shipped?');
   await form.getByLabel('Keywords').fill('parcel\ntracking');
   await form.getByRole('button', { name: 'Save as draft' }).click();
@@ -68,10 +69,11 @@ test('a new article is drafted, published, edited into a new version and compare
   await expect(page.getByText('Version 1', { exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'Edit' }).click();
-  await page.getByRole('textbox', { name: 'Knowledge', exact: true }).fill('Parcels ship within 1 day.\nTracking links arrive by email.');
+  await page.getByRole('textbox', { name: 'Knowledge', exact: true }).fill('Parcels ship within 1 day.\nTracking links arrive by **email**.');
   await page.getByRole('button', { name: 'Save as new version' }).click();
   await expect(page.getByText('Version 2', { exact: true })).toBeVisible();
   await expect(page.getByText('Parcels ship within 1 day.')).toBeVisible();
+  await expect(page.getByRole('tabpanel').locator('strong')).toHaveText('email');
 
   await page.getByRole('tab', { name: 'Versions' }).click();
   const diff = page.getByRole('region', { name: 'Differences from version 1 to version 2' });

@@ -1,5 +1,6 @@
 // The article editor: title, body (Markdown), agent instruction, questions, keywords, escalation.
-import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Markdown } from '../../../components/markdown';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { ArticleContent } from '../api';
 
@@ -48,6 +49,14 @@ export function ArticleForm({
           value={mainKnowledge}
           onChange={(e) => setMainKnowledge(e.currentTarget.value)}
         />
+        {mainKnowledge.trim() && (
+          <Paper withBorder p="sm" component="section" aria-label="Preview of the knowledge">
+            <Text size="xs" fw={700} mb={4}>
+              Preview
+            </Text>
+            <Markdown text={mainKnowledge} />
+          </Paper>
+        )}
         <Textarea
           label="Agent instruction"
           description="How the agent should use this article (not shown to customers)"

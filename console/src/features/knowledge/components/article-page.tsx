@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../../api/client';
 import { DiffView } from '../../../components/diff-view';
+import { Markdown } from '../../../components/markdown';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Article, type ArticleContent, contentOf, useArticle, useCreateDraft, usePublishDraft, useUpdateArticle } from '../api';
@@ -33,9 +34,7 @@ function ArticleView({ article }: { article: Article }) {
   return (
     <Stack gap="md">
       <Field label="Knowledge">
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-          {article.mainKnowledge}
-        </Text>
+        <Markdown text={article.mainKnowledge} />
       </Field>
       <Field label="Agent instruction">{article.agentInstruction ? <Text size="sm">{article.agentInstruction}</Text> : <Empty>None.</Empty>}</Field>
       <Field label="Questions">
