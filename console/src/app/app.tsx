@@ -14,6 +14,7 @@ import { SessionProvider, useSessionState } from './session';
 const KnowledgePage = lazy(() => import('../features/knowledge/routes'));
 const ConversationsPage = lazy(() => import('../features/conversations/routes'));
 const TryAgentPage = lazy(() => import('../features/try/routes'));
+const AgentsPage = lazy(() => import('../features/agents/routes'));
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });
@@ -49,6 +50,9 @@ function Guarded() {
           </Route>
           <Route path="/conversations" nest>
             <ConversationsPage />
+          </Route>
+          <Route path="/agents" nest>
+            <AgentsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -8,6 +8,7 @@ const PAGES = [
   { path: '/knowledge', label: 'Knowledge' },
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },
+  { path: '/agents', label: 'Agents' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

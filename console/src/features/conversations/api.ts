@@ -80,11 +80,6 @@ export function useTrace(eventId: string) {
   });
 }
 
-/** The workspace's agents, for the inbox filter and Try the agent. */
-export function useAgents() {
-  return useQuery({ queryKey: ['agents'], queryFn: () => call(api.GET('/v2/bots/public', {})) });
-}
-
 export function useTags() {
   return useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
 }
@@ -108,11 +103,3 @@ export const useFeedback = () =>
 
 export const useEvaluate = () =>
   useConversationMutation((id: string) => call(api.POST('/v2/hc-interactions/{id}/evaluate/public', { params: { path: { id } } })));
-
-export const useCreateAgent = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name: string) => call(api.POST('/v2/bots/public', { body: { name } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['agents'] }),
-  });
-};

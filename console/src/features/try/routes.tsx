@@ -1,35 +1,15 @@
 // Try the agent (lazy-loaded): talk to an agent as a customer would, through Generate Answer, with
 // each reply's trace beside it. The conversation is a real one (source `api`): it shows in the inbox.
-import { Button, Grid, Group, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Grid, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { WriteButton } from '../../components/write-button';
-import { type ConversationEvent, useAgents, useCreateAgent, usePostEvent } from '../conversations/api';
+import { useAgents } from '../agents/api';
+import { NewAgent } from '../agents/components/new-agent';
+import { type ConversationEvent, usePostEvent } from '../conversations/api';
 import { TracePanel } from '../conversations/components/trace-panel';
 import { EventBubble } from '../conversations/components/transcript';
-
-function NewAgent({ onCreated }: { onCreated(id: string): void }) {
-  const create = useCreateAgent();
-  const [name, setName] = useState('');
-  return (
-    <form
-      aria-label="New agent"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate(name, { onSuccess: (agent) => onCreated(agent.id) });
-      }}
-    >
-      <Group align="end">
-        <TextInput label="New agent name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <WriteButton type="submit" loading={create.isPending}>
-          Create agent
-        </WriteButton>
-      </Group>
-      {create.error && <ErrorState error={create.error} title="The agent was not created" />}
-    </form>
-  );
-}
 
 interface Turn {
   customer: ConversationEvent;

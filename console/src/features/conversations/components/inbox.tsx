@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
-import { type InboxFilters, type InboxPage, STATUSES, useAgents, useInbox, useTags } from '../api';
+import { useAgents } from '../../agents/api';
+import { type InboxFilters, type InboxPage, STATUSES, useInbox, useTags } from '../api';
 
 const EMPTY_FILTERS: InboxFilters = { status: [], channel: [], source: [], tagIds: [] };
 

@@ -4,7 +4,7 @@ import { Badge, Button, Group, List, Paper, Select, Stack, Text, TextInput, Titl
 import { type FormEvent, Fragment, useState } from 'react';
 import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
-import { useAgents } from '../../conversations/api';
+import { useAgents } from '../../agents/api';
 import { type SearchResult, useKnowledgeSearch } from '../api';
 
 const FIELD_LABELS: Record<SearchResult['highlights'][number]['field'], string> = {
