@@ -15,6 +15,7 @@ const KnowledgePage = lazy(() => import('../features/knowledge/routes'));
 const ConversationsPage = lazy(() => import('../features/conversations/routes'));
 const TryAgentPage = lazy(() => import('../features/try/routes'));
 const AgentsPage = lazy(() => import('../features/agents/routes'));
+const SourcesPage = lazy(() => import('../features/sources/routes'));
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });
@@ -50,6 +51,9 @@ function Guarded() {
           </Route>
           <Route path="/conversations" nest>
             <ConversationsPage />
+          </Route>
+          <Route path="/sources" nest>
+            <SourcesPage />
           </Route>
           <Route path="/agents" nest>
             <AgentsPage />

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { useSession } from './session';
 
 const PAGES = [
+  { path: '/sources', label: 'Sources' },
   { path: '/knowledge', label: 'Knowledge' },
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },

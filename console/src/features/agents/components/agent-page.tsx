@@ -1,13 +1,14 @@
 // One agent: rename, delete, the folders it answers from, and its prompts.
 import { Button, Group, Modal, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { ApiError } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Agent, useAgents, useDeleteAgent, useRenameAgent } from '../api';
 import { AgentFolders } from './agent-folders';
 import { AgentPrompts } from './agent-prompts';
+import { BackLink } from '../../../components/back-link';
 
 function Rename({ agent }: { agent: Agent }) {
   const rename = useRenameAgent();
@@ -42,9 +43,7 @@ export function AgentPage({ id }: { id: string }) {
   if (!agent) return <ErrorState error={new ApiError(404, `agent ${id} not found`)} title="No such agent" />;
   return (
     <Stack>
-      <Text size="sm">
-        <Link href="/">← Back to the agents</Link>
-      </Text>
+      <BackLink href="/" label="the agents" />
       <Group justify="space-between" align="start">
         <Title order={1} size="h2">
           {agent.name}

@@ -1,11 +1,11 @@
 // One conversation: its state, the transcript, evaluate, and a human agent's reply (role `agent`).
 import { Badge, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'wouter';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConversation, useEvaluate, usePostEvent } from '../api';
 import { EventBubble } from './transcript';
+import { BackLink } from '../../../components/back-link';
 
 function HumanReply({ conversationId }: { conversationId: string }) {
   const post = usePostEvent();
@@ -40,9 +40,7 @@ export function ConversationPage({ id }: { id: string }) {
   const c = conversation.data;
   return (
     <Stack>
-      <Text size="sm">
-        <Link href="/">← Back to the inbox</Link>
-      </Text>
+      <BackLink href="/" label="the inbox" />
       <div>
         <Title order={2}>{c.subjectPreview || 'Conversation'}</Title>
         <Group gap="xs" mt={4}>

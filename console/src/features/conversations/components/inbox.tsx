@@ -1,12 +1,13 @@
 // The inbox: conversations newest first with the list route's filters (status, channel, source,
 // agent, tags, a date window) and keyset paging in both directions.
-import { Badge, Button, Group, MultiSelect, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Group, MultiSelect, Select, Stack, Table, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import { useAgents } from '../../agents/api';
 import { type InboxFilters, type InboxPage, STATUSES, useInbox, useTags } from '../api';
+import { Pager } from '../../../components/pager';
 
 const EMPTY_FILTERS: InboxFilters = { status: [], channel: [], source: [], tagIds: [] };
 
@@ -72,24 +73,10 @@ export function Inbox() {
           </Table.Tbody>
         </Table>
       )}
-      <Group>
-        <Button
-          variant="default"
-          size="xs"
-          disabled={!inbox.data?.prevCursor || !page.cursor}
-          onClick={() => setPage({ cursor: inbox.data?.prevCursor ?? undefined, direction: 'previous' })}
-        >
-          Newer
-        </Button>
-        <Button variant="default" size="xs" disabled={!inbox.data?.nextCursor} onClick={() => setPage({ cursor: inbox.data?.nextCursor ?? undefined, direction: 'next' })}>
-          Older
-        </Button>
-        {inbox.isFetching && !inbox.isPending && (
-          <Text size="xs" c="dimmed">
-            Updating…
-          </Text>
-        )}
-      </Group>
+      <Pager
+        newer={inbox.data?.prevCursor && page.cursor ? () => setPage({ cursor: inbox.data?.prevCursor ?? undefined, direction: 'previous' }) : undefined}
+        older={inbox.data?.nextCursor ? () => setPage({ cursor: inbox.data?.nextCursor ?? undefined, direction: 'next' }) : undefined}
+      />
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import { WriteButton } from '../../../components/write-button';
 import { type Article, type ArticleContent, contentOf, useArticle, useCreateDraft, usePublishDraft, useUpdateArticle } from '../api';
 import { ArticleForm } from './article-form';
 import { Versions } from './versions';
+import { BackLink } from '../../../components/back-link';
 
 function stateOf(article: Article): { label: string; color: string } {
   if (!article.isDraft) return { label: 'Live', color: 'teal.9' };
@@ -140,9 +141,7 @@ export function ArticlePage({ id }: { id: string }) {
   const openDraft = a.isDraft && !a.isDraftPublished;
   return (
     <Stack>
-      <Text size="sm">
-        <Link href={`/folders/${a.parentFolderId}`}>← Back to the folder</Link>
-      </Text>
+      <BackLink href={`/folders/${a.parentFolderId}`} label="the folder" />
       <Group justify="space-between" align="start">
         <div>
           <Title order={2}>{a.title}</Title>

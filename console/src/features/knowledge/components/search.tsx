@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { useAgents } from '../../agents/api';
 import { type SearchResult, useKnowledgeSearch } from '../api';
+import { BackLink } from '../../../components/back-link';
 
 const FIELD_LABELS: Record<SearchResult['highlights'][number]['field'], string> = {
   title: 'Title',
@@ -40,9 +41,7 @@ export function KnowledgeSearch() {
   const results = search.data?.results ?? [];
   return (
     <Stack>
-      <Text size="sm">
-        <Link href="/">← Back to the folders</Link>
-      </Text>
+      <BackLink href="/" label="the folders" />
       <Title order={2}>Search knowledge</Title>
       <Text size="sm" c="dimmed">
         Ranks live, active articles for a question the way an agent finds them.
