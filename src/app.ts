@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { KeyAuthenticator, registerAuth } from './http/auth.js';
+import { registerConsole } from './http/console.js';
 import type { AppDeps } from './http/deps.js';
 import { registerErrorRenderer, renderClientError, renderFailedExpectation, renderFrameworkError } from './http/error-renderer.js';
 import { Metrics } from './http/metrics.js';
@@ -94,5 +95,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...refineRoutes(),
     ...adminRoutes(authenticator),
   ]);
+  await registerConsole(app, config.consoleDir);
   return app;
 }

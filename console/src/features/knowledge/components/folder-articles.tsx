@@ -1,0 +1,108 @@
+// One folder's articles: the live ones and the open drafts, a page at a time, and a new article.
+import { Badge, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Empty, ErrorState, Loading } from '../../../components/states';
+import { TableHead } from '../../../components/table-head';
+import { WriteButton } from '../../../components/write-button';
+import { type SnapshotFolder, useCreateArticle, useFolderArticles } from '../api';
+import { ArticleForm } from './article-form';
+
+function ArticleTable({ folderId, type, caption }: { folderId: string; type: 'live' | 'draft'; caption: string }) {
+  const list = useFolderArticles(folderId, type);
+  const articles = list.data?.pages.flatMap((page) => page.articles) ?? [];
+  return (
+    <Box component="section" aria-label={caption} mb="lg">
+      <Title order={3} size="h5" mb="xs">
+        {caption}
+      </Title>
+      {list.isPending && <Loading label={`Loading ${caption.toLowerCase()}…`} />}
+      {list.error && <ErrorState error={list.error} title={`${caption} could not be loaded`} />}
+      {list.data && articles.length === 0 && <Empty>{type === 'live' ? 'No live articles in this folder.' : 'No open drafts in this folder.'}</Empty>}
+      {articles.length > 0 && (
+        <Table striped highlightOnHover>
+          <TableHead columns={['Title', 'Version', 'State', 'Updated']} />
+          <Table.Tbody>
+            {articles.map((article) => (
+              <Table.Tr key={article.id}>
+                <Table.Td>
+                  <Link href={`/articles/${article.id}`}>{article.title}</Link>
+                </Table.Td>
+                <Table.Td>{article.version}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {!article.active && <Badge color="gray">Inactive</Badge>}
+                    {article.escalation && <Badge color="grape">Escalates</Badge>}
+                    {article.isDraft && article.originalArticleId && <Badge color="violet">Edits a live article</Badge>}
+                  </Group>
+                </Table.Td>
+                <Table.Td>{new Date(article.updatedAt).toLocaleString()}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {list.hasNextPage && (
+        <Button variant="subtle" size="xs" mt="xs" loading={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
+          Load more
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+function NewArticle({ folder, onClose }: { folder: SnapshotFolder; onClose(): void }) {
+  const create = useCreateArticle();
+  const [, navigate] = useLocation();
+  return (
+    <ArticleForm
+      onSubmit={(content, submitter) =>
+        create.mutate(
+          { ...content, parentFolderId: folder.id, isDraft: submitter !== 'publish' },
+          {
+            onSuccess: (article) => {
+              onClose();
+              navigate(`/articles/${article.id}`);
+            },
+          },
+        )
+      }
+    >
+      {create.error && <ErrorState error={create.error} title="The article was not saved" />}
+      <Group>
+        <Button type="submit" name="draft" variant="default" loading={create.isPending}>
+          Save as draft
+        </Button>
+        <Button type="submit" name="publish" loading={create.isPending}>
+          Publish
+        </Button>
+      </Group>
+    </ArticleForm>
+  );
+}
+
+export function FolderArticles({ folder }: { folder: SnapshotFolder }) {
+  const [creating, setCreating] = useState(false);
+  return (
+    <Stack gap={0}>
+      <Group justify="space-between" mb="sm">
+        <div>
+          <Title order={2} size="h3">
+            {folder.title}
+          </Title>
+          {folder.description && (
+            <Text size="sm" c="dimmed">
+              {folder.description}
+            </Text>
+          )}
+        </div>
+        <WriteButton onClick={() => setCreating(true)}>New article</WriteButton>
+      </Group>
+      <ArticleTable folderId={folder.id} type="live" caption="Live articles" />
+      <ArticleTable folderId={folder.id} type="draft" caption="Drafts" />
+      <Modal opened={creating} onClose={() => setCreating(false)} title={`New article in “${folder.title}”`} size="lg">
+        <NewArticle folder={folder} onClose={() => setCreating(false)} />
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+// The Knowledge page (lazy-loaded): the folder tree beside the picked folder's articles, and an
+// article's own page. Paths are under /console/knowledge.
+import { Grid, Paper, Text, VisuallyHidden } from '@mantine/core';
+import { Route, Switch, useLocation, useParams } from 'wouter';
+import { ErrorState, Loading } from '../../components/states';
+import { useTree } from './api';
+import { ArticlePage } from './components/article-page';
+import { FolderArticles } from './components/folder-articles';
+import { FolderTree, findFolder } from './components/folder-tree';
+import { KnowledgeSearch } from './components/search';
+
+function Browse() {
+  const params = useParams<{ folderId?: string }>();
+  const [, navigate] = useLocation();
+  const tree = useTree();
+  const folder = tree.data && params.folderId ? findFolder(tree.data, params.folderId) : undefined;
+  return (
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Paper withBorder p="sm">
+          <FolderTree selectedId={params.folderId} onSelect={(id) => navigate(id ? `/folders/${id}` : '/')} />
+        </Paper>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        {folder && <FolderArticles key={folder.id} folder={folder} />}
+        {!params.folderId && tree.data && tree.data.length > 0 && <Text c="dimmed">Pick a folder to see its articles.</Text>}
+        {params.folderId && tree.isPending && <Loading label="Loading the folder…" />}
+        {params.folderId && tree.error && <ErrorState error={tree.error} title="The folder could not be loaded" />}
+        {params.folderId && tree.data && !folder && <ErrorState error={new Error(`folder ${params.folderId} not found`)} title="No such folder" />}
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+function Article() {
+  const { articleId } = useParams<{ articleId: string }>();
+  return <ArticlePage key={articleId} id={articleId} />;
+}
+
+export default function KnowledgePage() {
+  return (
+    <>
+      <VisuallyHidden component="h1">Knowledge</VisuallyHidden>
+      <Switch>
+        <Route path="/articles/:articleId" component={Article} />
+        <Route path="/search" component={KnowledgeSearch} />
+        <Route path="/folders/:folderId" component={Browse} />
+        <Route path="/" component={Browse} />
+      </Switch>
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+// What every console test shares: the server global-setup.ts started, signing in through the form,
+// seeding through the API (as a script would, with the same key), the accessibility check and
+// the screenshots (test-results/console/, kept as CI artifacts).
+import { AxeBuilder } from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results/console');
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests with npm run test:e2e (e2e/global-setup.ts sets it)`);
+  return value;
+}
+
+export const server = {
+  get url() {
+    return env('PARLEY_E2E_URL');
+  },
+  /** The bootstrap key: scopes read and write. */
+  get key() {
+    return env('PARLEY_E2E_KEY');
+  },
+  /** A key with scope read only. */
+  get readKey() {
+    return env('PARLEY_E2E_READ_KEY');
+  },
+};
+
+/** A JSON request to the API with the read-write key; throws unless it answers 2xx. */
+export async function apiCall<T>(method: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${server.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A name no other test uses, so tests sharing the server's workspace never see each other's data. */
+export function unique(label: string): string {
+  return `${label} ${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Opens the console and signs in through the form. */
+export async function signIn(page: Page, key = server.key): Promise<void> {
+  await page.goto('/console/');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+/** Fails on any serious or critical axe violation of the page as it is now, and keeps a screenshot. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    blocking.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).join('; ')})`),
+    `accessibility of ${name}`,
+  ).toEqual([]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(server.url);
+  },
+});
+
+export { expect };
+
+/** An agent that answers from one folder holding one article, as a support lead would set it up. */
+export async function agentWithKnowledge(article: { title: string; mainKnowledge: string; questions: string[] }): Promise<{ agentId: string; agentName: string; articleId: string }> {
+  const folder = await apiCall<{ id: string }>('POST', '/v2/hc-folders/public', { title: unique('Help'), description: '' });
+  const created = await apiCall<{ id: string }>('POST', '/v2/hc-articles/public', {
+    ...article,
+    agentInstruction: '',
+    keywords: [],
+    escalation: false,
+    parentFolderId: folder.id,
+  });
+  const agentName = unique('Agent');
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: agentName });
+  await apiCall('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
+  return { agentId: agent.id, agentName, articleId: created.id };
+}
