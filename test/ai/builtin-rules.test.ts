@@ -265,8 +265,15 @@ describe('built-in rule matching', () => {
   });
   it('counts the words customers use for the same thing', () => {
     const refunds = [{ id: 'refund', name: 'Refund', description: 'Ask for the order number. If the order is older than 30 days, hand over.' }];
-    assert.ok(fires('I want my money back for this lamp', refunds));
-    assert.ok(!fires('When will my refund arrive?', refunds));
+    assert.ok(fires('I want my money back for this lamp', refunds), 'money back');
+    assert.ok(!fires('When will my refund arrive?', refunds), 'an information question');
+  });
+  it('reads a closed compound of the rule as the two words a customer writes', () => {
+    const callback = [{ id: 'callback', name: 'Callback', description: 'Ask for the phone number, then say "We will call you."' }];
+    assert.ok(fires('Could you please call me back tomorrow?', callback), 'call me back');
+    const pickup = [{ id: 'pickup', name: 'Pickup slot', description: 'Ask which store, then say "Your order is ready."' }];
+    assert.ok(fires('I want to pick up my order in Leeds', pickup), 'pick up my order');
+    assert.ok(!fires('What time do you pick up returns?', pickup), 'an information question');
   });
   it('matches nothing for an unrelated message', () => {
     const { matches } = matchRules({ message: 'Do you have a dark mode?', rules });

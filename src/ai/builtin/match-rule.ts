@@ -45,6 +45,19 @@ const REQUEST = new RegExp(
 /** The terms and support concepts of a text. */
 const vocabulary = (text: string) => ({ terms: new Set(terms(text)), concepts: conceptsOf(text) });
 
+/**
+ * A message's words as the closed compounds a rule may name them by: "call me back" is a callback,
+ * "pick up" a pickup, "log in" a login (two words, next to each other or one word apart).
+ */
+function withCompounds(message: ReturnType<typeof vocabulary>, text: string): ReturnType<typeof vocabulary> {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const compounds = new Set(message.terms);
+  for (let i = 0; i < words.length; i++) {
+    for (const j of [i + 1, i + 2]) if (j < words.length) for (const t of terms(words[i]! + words[j]!)) compounds.add(t);
+  }
+  return { terms: compounds, concepts: message.concepts };
+}
+
 /** What a message shares with a text: its terms, and the concepts it says in other words ("money back" for refund). */
 function sharedWith(message: ReturnType<typeof vocabulary>, text: ReturnType<typeof vocabulary>): string[] {
   const shared = [...text.terms].filter((t) => message.terms.has(t));
@@ -60,7 +73,7 @@ function sharedWith(message: ReturnType<typeof vocabulary>, text: ReturnType<typ
 export function matchRules(input: { message: string; rules: readonly { id: string; name: string; description: string }[] }): {
   matches: { ruleId: string; score: number; reason: string }[];
 } {
-  const message = vocabulary(input.message);
+  const message = withCompounds(vocabulary(input.message), input.message);
   const asksForInformation = INFORMATION_QUESTION.test(input.message.trim()) && !REQUEST.test(input.message);
   const matches = input.rules.map((rule) => {
     const excluded = counterExamples(rule.description).find((example) => similarity(input.message, example) >= COUNTER_EXAMPLE_SIMILARITY);
@@ -74,9 +87,9 @@ export function matchRules(input: { message: string; rules: readonly { id: strin
     const cosine = similarity(input.message, text);
     const required = Math.min(MIN_SHARED_TERMS, message.terms.size);
     const onTopic = topic.length > 0 && !asksForInformation;
-    const score = round(shared.length >= required ? cosine : onTopic ? Math.max(cosine, RULE_MATCH_THRESHOLD) : Math.min(cosine, ONE_WORD_CEILING));
+    const score = round(onTopic ? Math.max(cosine, RULE_MATCH_THRESHOLD) : shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING));
     const reason = shared.length
-      ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description${shared.length < required && onTopic ? ", and asks for what the rule's name says" : ''}`
+      ? `the message shares ${shared.map((t) => `"${t}"`).join(', ')} with the rule's name and description${onTopic && cosine < RULE_MATCH_THRESHOLD ? ", and asks for what the rule's name says" : ''}`
       : "the message shares no terms with the rule's name and description";
     return { ruleId: rule.id, score, reason };
   });
