@@ -43,7 +43,7 @@ test('a note refines a wrong answer: the change, its diff and the replayed answe
   const iteration = page.getByRole('region', { name: 'Iteration 1' });
   await expect(iteration.getByText('Ready to publish')).toBeVisible();
 
-  const change = iteration.getByRole('article', { name: 'Change: Correct an article' });
+  const change = iteration.getByRole('article', { name: 'Change: Update an article' });
   const cause = change.getByRole('region', { name: 'Root cause' });
   await expect(cause).toContainText('Stage: knowledge_content');
   await expect(cause).toContainText('Mode: incorrect_knowledge');
@@ -67,7 +67,7 @@ test('a note refines a wrong answer: the change, its diff and the replayed answe
   await expect(page.getByRole('textbox', { name: 'What was wrong with this answer?' })).toBeVisible();
 });
 
-test('publishing a draft whose live article changed shows the 409 naming the draft; close discards it', async ({ page }) => {
+test('publishing a draft whose live article changed shows the 409 naming the draft; another iteration; close discards it', async ({ page }) => {
   const { conversationId, eventId, articleId } = await wrongAnswer();
   await signIn(page);
   await page.goto(`/console/refine/${conversationId}/${eventId}`);
@@ -88,6 +88,16 @@ test('publishing a draft whose live article changed shows the 409 naming the dra
   const refused = page.getByRole('alert').filter({ hasText: 'Nothing was published' });
   await expect(refused).toContainText(/article draft [0-9a-f-]+: the live article changed since this draft was made/);
   expect((await liveArticle(articleId)).mainKnowledge).toContain('within 14 days');
+
+  // Another iteration with a new note: followed until it ends, the first one listed under it.
+  await page.getByRole('textbox', { name: 'A new note for another iteration' }).fill('Also: the return label is free and exchanges are free too.');
+  await page.getByRole('button', { name: 'Start another iteration' }).click();
+  const second = page.getByRole('region', { name: 'Iteration 2' });
+  await expect(second).toContainText('Note: Also: the return label is free and exchanges are free too.');
+  await expect(page.getByRole('textbox', { name: 'A new note for another iteration' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Earlier iterations' }).getByRole('listitem')).toContainText(['Iteration 1']);
+  await expect(refused).toHaveCount(0);
+  await checkPage(page, 'refine-with-ai-second-iteration');
 
   await page.getByRole('button', { name: 'Close the session' }).click();
   await expect(page.getByText(/its drafts were discarded/)).toBeVisible();

@@ -18,7 +18,7 @@ const STATES: Record<Iteration['status'], { label: string; color: string }> = {
 };
 
 const CHANGE_TYPES: Record<Change['changeType'], string> = {
-  update_article: 'Correct an article',
+  update_article: 'Update an article',
   create_article: 'New article',
   update_prompt: "Change the agent's prompt",
   update_rule: 'Change a rule',

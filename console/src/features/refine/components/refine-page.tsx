@@ -94,7 +94,8 @@ function SessionView({ session }: { session: RefineSession }) {
         )}
       </Group>
       {latest ? <IterationView session={session} iteration={latest} /> : <Empty>No iteration yet.</Empty>}
-      {session.status === 'active' && <SessionActions session={session} />}
+      {/* Keyed by the latest iteration: a new one starts without the previous publish error. */}
+      {session.status === 'active' && <SessionActions key={latest?.id} session={session} />}
       {earlier.length > 0 && (
         <section aria-label="Earlier iterations">
           <Title order={3} size="h5" mb={4}>
