@@ -16,6 +16,7 @@ const ConversationsPage = lazy(() => import('../features/conversations/routes'))
 const TryAgentPage = lazy(() => import('../features/try/routes'));
 const AgentsPage = lazy(() => import('../features/agents/routes'));
 const SourcesPage = lazy(() => import('../features/sources/routes'));
+const RefinePage = lazy(() => import('../features/refine/routes'));
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });
@@ -60,6 +61,9 @@ function Guarded() {
           </Route>
           <Route path="/try">
             <TryAgentPage />
+          </Route>
+          <Route path="/refine/:conversationId/:eventId">
+            <RefinePage />
           </Route>
           <Route>
             <Redirect to="/knowledge" replace />

@@ -1,7 +1,8 @@
-// A conversation's events by role: the customer, the agent (with its trace and feedback), a human
+// A conversation's events by role: the customer, the agent (with its trace, feedback and Refine with AI), a human
 // agent, another bot; internal comments stand apart from messages.
 import { Badge, Box, Button, Checkbox, Group, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type ConversationEvent, useFeedback } from '../api';
@@ -58,6 +59,9 @@ function AgentReplyExtras({ event }: { event: ConversationEvent }) {
         </Button>
         <Button size="compact-xs" variant="light" aria-expanded={open === 'feedback'} onClick={() => toggle('feedback')}>
           Feedback
+        </Button>
+        <Button component={Link} href={`~/console/refine/${event.interactionId}/${event.id}`} size="compact-xs" variant="light">
+          Refine with AI
         </Button>
         {event.csatRating !== null && <Badge variant="outline">Rated {event.csatRating}/5</Badge>}
       </Group>

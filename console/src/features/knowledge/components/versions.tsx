@@ -7,8 +7,8 @@ import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
 import { type Article, useHistory, useRevertArticle, useVersion } from '../api';
 
-/** The fields a diff shows, each as text (lists one item a line). */
-const FIELDS: [string, (article: Article) => string][] = [
+/** The fields a diff shows, each as text (lists one item a line); Refine with AI diffs its drafts with them too. */
+export const FIELDS: [string, (article: Article) => string][] = [
   ['Title', (a) => a.title],
   ['Knowledge', (a) => a.mainKnowledge],
   ['Agent instruction', (a) => a.agentInstruction],
