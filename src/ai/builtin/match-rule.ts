@@ -73,7 +73,8 @@ function sharedWith(message: ReturnType<typeof vocabulary>, text: ReturnType<typ
 export function matchRules(input: { message: string; rules: readonly { id: string; name: string; description: string }[] }): {
   matches: { ruleId: string; score: number; reason: string }[];
 } {
-  const message = withCompounds(vocabulary(input.message), input.message);
+  const own = vocabulary(input.message);
+  const message = withCompounds(own, input.message);
   const asksForInformation = INFORMATION_QUESTION.test(input.message.trim()) && !REQUEST.test(input.message);
   const matches = input.rules.map((rule) => {
     const excluded = counterExamples(rule.description).find((example) => similarity(input.message, example) >= COUNTER_EXAMPLE_SIMILARITY);
@@ -85,7 +86,8 @@ export function matchRules(input: { message: string; rules: readonly { id: strin
     // below the threshold. A message of one word ("Where is my order?") can only share that one.
     // A request or a problem that names the rule's topic (its name) is one: "I need to exchange these boots".
     const cosine = similarity(input.message, text);
-    const required = Math.min(MIN_SHARED_TERMS, message.terms.size);
+    // (Counted on the message's own words: the compounds read out of them are not more words.)
+    const required = Math.min(MIN_SHARED_TERMS, own.terms.size);
     const onTopic = topic.length > 0 && !asksForInformation;
     const score = round(onTopic ? Math.max(cosine, RULE_MATCH_THRESHOLD) : shared.length >= required ? cosine : Math.min(cosine, ONE_WORD_CEILING));
     const reason = shared.length
