@@ -153,7 +153,7 @@ export function knownField<F extends { field: string; phrase: string }>(text: st
 }
 
 const group = (...predicate: Predicate[]): ConditionGroup[] => [{ scope: 'SCALAR', predicate }];
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A condition on the evaluation context that says what the text says, as well as words allow. */
 export function conditionFor(text: string, fields: readonly { field: string; phrase: string }[], quotes: readonly string[] = []): { conditions: ConditionGroup[]; customerAsksForHuman: boolean } {

@@ -3,7 +3,7 @@ import type { CollectDataType } from '../../evaluators/flow.js';
 import { stem } from '../../text/terms.js';
 import { conceptsOf, SYNONYM_GROUPS } from '../../text/thesaurus.js';
 import { CURRENCY, readNumber } from '../../text/values.js';
-import { conditionFor, fieldName, knownField, toSecondPerson } from './flow-reading.js';
+import { conditionFor, escapeRegex, fieldName, knownField, toSecondPerson } from './flow-reading.js';
 
 /**
  * How the built-in engine reads the condition of an instruction's "if / when / unless" (docs/rules.md):
@@ -151,7 +151,7 @@ function wordsFor(value: string): string | null {
   if (groups.size !== 1 || value.split(/\s+/).length > 3) return null;
   const entries = SYNONYM_GROUPS[[...groups][0]!]!;
   const forms = [...new Set([value.toLowerCase(), ...entries].map((e) => (e.includes(' ') ? e : commonStart(e, stem(e)))))];
-  return `\\b(?:${forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+  return `\\b(?:${forms.map(escapeRegex).join('|')})`;
 }
 
 const ABOUT_THE_CUSTOMER = /\b(?:customer|user|someone|they|member|buyer|he|she)\b.*\b(?:mentions?|says?|writes?|asks?|talks?|complains?|reports?|wants?|requests?|demands?|insists?)\b/i;
