@@ -1,5 +1,6 @@
-// Fits the built-in engine's confidence model (src/ai/builtin/confidence.ts, CONFIDENCE_MODEL) on
-// the development sets of bench/answers, in both article shapes:
+// Fits the built-in engine's confidence model (src/ai/builtin/confidence.ts, CONFIDENCE_MODEL, or
+// with FIT_LEXICAL=1 LEXICAL_CONFIDENCE_MODEL, the weights without the sentence encoder) on the
+// development sets of bench/answers, in both article shapes:
 //
 //   node --import tsx bench/answers/fit-confidence.ts
 //
@@ -8,8 +9,9 @@
 //    fresh PGlite, through the API, as run.ts loads them), and each query goes through the answer
 //    pipeline's own stages up to the engine: planning (planReply, replySource), the knowledge
 //    search (searchArticles: same query, synonym expansion and limit as every answer) and the
-//    articles given to the engine (answerArticles). decideReply says whether an answer from the
-//    engine would reach the customer (an angry message hands over whatever the engine says). The
+//    articles given to the engine (answerArticles, with the encoder's similarities). decideReply
+//    says whether an answer from the engine would reach the customer (an angry message hands over
+//    whatever the engine says). The
 //    dump (candidates with their scores, the articles once) is cached in
 //    bench/results/confidence-<set>-<shape>.json; FIT_REFRESH=1 rebuilds it (do so after any change
 //    to the search, the thesaurus or planning: the cache holds their output).
@@ -25,11 +27,11 @@
 // 4. Honesty. The same procedure, whole, in FIT_FOLDS (5) folds by query, stratified by set, shape
 //    and kind: each fold's queries are scored by the model fitted on the other folds. Both the
 //    in-sample and the cross-validated correct / wrong per set x shape are printed, and the fitted
-//    weights as CONFIDENCE_MODEL's source.
+//    weights as the model's source.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AnswerArticle } from '../../src/ai/contracts/answer.js';
-import { CONFIDENCE_INPUTS, CONFIDENCE_MODEL, type ConfidenceInput, rankCandidates } from '../../src/ai/builtin/confidence.js';
+import { CONFIDENCE_INPUTS, CONFIDENCE_MODEL, type ConfidenceInput, LEXICAL_CONFIDENCE_MODEL, rankCandidates } from '../../src/ai/builtin/confidence.js';
 import { loadConfig } from '../../src/config/config.js';
 import { contextForOperator, inTransaction, type WorkspaceContext } from '../../src/context.js';
 import { serializeSections, workspaceDefaultPrompts } from '../../src/modules/agents/index.js';
@@ -51,8 +53,13 @@ const STEP = Number(process.env.FIT_STEP ?? 0.5);
 const L2 = Number(process.env.FIT_L2 ?? 0.01);
 const CUT = Math.log(THRESHOLD / (1 - THRESHOLD));
 const ALL_INPUTS = Object.keys(CONFIDENCE_INPUTS) as ConfidenceInput[];
-/** FIT_INPUTS=a,b fits only these inputs (the others weigh 0); all of CONFIDENCE_INPUTS by default. */
-const NAMES = process.env.FIT_INPUTS ? ALL_INPUTS.filter((n) => process.env.FIT_INPUTS!.split(',').includes(n)) : ALL_INPUTS;
+/** FIT_LEXICAL=1 fits LEXICAL_CONFIDENCE_MODEL: the candidates' similarities are dropped, as without the encoder. */
+const LEXICAL = Boolean(process.env.FIT_LEXICAL);
+const SEMANTIC_INPUTS: readonly ConfidenceInput[] = ['similarity', 'similarityLead'];
+/** FIT_INPUTS=a,b fits only these inputs (the others weigh 0); all of CONFIDENCE_INPUTS by default (less the encoder's with FIT_LEXICAL). */
+const NAMES = (process.env.FIT_INPUTS ? ALL_INPUTS.filter((n) => process.env.FIT_INPUTS!.split(',').includes(n)) : ALL_INPUTS).filter((n) => !LEXICAL || !SEMANTIC_INPUTS.includes(n));
+const CURRENT = LEXICAL ? LEXICAL_CONFIDENCE_MODEL : CONFIDENCE_MODEL;
+const MODEL_NAME = LEXICAL ? 'LEXICAL_CONFIDENCE_MODEL' : 'CONFIDENCE_MODEL';
 
 // ---------------------------------------------------------------------------------------------
 // 1. The dump
@@ -64,8 +71,8 @@ interface DumpQuery {
   relevant?: string;
   /** An engine's answer would reach the customer: the pipeline asks the engine and nothing else hands over. */
   answerable: boolean;
-  /** The engine's candidates, best first: article id and search score. */
-  candidates: [string, number][];
+  /** The engine's candidates, best first: article id, search score and the encoder's similarity (when it ran). */
+  candidates: [string, number, number?][];
 }
 
 interface Dump {
@@ -112,7 +119,7 @@ async function collect(set: DataSet, shape: Shape): Promise<Dump> {
       });
       dump.queries.push({
         query: q.query, kind: q.kind, ...(q.relevant ? { relevant: q.relevant } : {}),
-        answerable: source === 'generated' && !reply.handover, candidates: articles.map((a) => [a.id, a.score]),
+        answerable: source === 'generated' && !reply.handover, candidates: articles.map((a) => (a.similarity === undefined ? [a.id, a.score] : [a.id, a.score, a.similarity])),
       });
       if ((i + 1) % 100 === 0) process.stderr.write(`fit: ${set.name}, ${shape}: ${i + 1} of ${set.queries.length}\n`);
     }
@@ -154,9 +161,9 @@ interface Item {
 
 function items(dump: Dump, group: number, names: readonly ConfidenceInput[] = NAMES): Item[] {
   return dump.queries.map((q) => {
-    const articles: AnswerArticle[] = q.candidates.map(([id, score]) => {
+    const articles: AnswerArticle[] = q.candidates.map(([id, score, similarity]) => {
       const a = dump.articles[id]!;
-      return { id, title: a.title, body: a.body, questions: a.questions, keywords: a.keywords, escalation: a.escalation, score };
+      return { id, title: a.title, body: a.body, questions: a.questions, keywords: a.keywords, escalation: a.escalation, score, ...(similarity !== undefined && !LEXICAL ? { similarity } : {}) };
     });
     const { ranked, features } = rankCandidates(q.query, articles);
     const top = ranked[0];
@@ -349,7 +356,7 @@ async function main(): Promise<void> {
   const data = dumps.flatMap((d, g) => items(d, g));
   const fold = folds(data);
 
-  const currentAll: Model = { bias: CONFIDENCE_MODEL.bias, w: ALL_INPUTS.map((n) => CONFIDENCE_MODEL[n]) };
+  const currentAll: Model = { bias: CURRENT.bias, w: ALL_INPUTS.map((n) => CURRENT[n]) };
   const allX = dumps.flatMap((d, g) => items(d, g, ALL_INPUTS)).map((it) => it.x);
   const model = fit(data, groups);
   const cvZ = new Array<number>(data.length);
@@ -372,13 +379,13 @@ async function main(): Promise<void> {
   const lines = [
     `Confidence model fit: ${data.length} queries (answerable + unanswerable) over ${groups} set x shape dumps; threshold ${THRESHOLD}, wrong <= ${MAX_WRONG} in each; ${FOLDS}-fold cross-validation by query.`,
     '',
-    '| set x shape | queries | re-ranked top-1 right | CONFIDENCE_MODEL (confidence.ts) correct / wrong | fitted, in-sample correct / wrong | fitted, cross-validated correct / wrong |',
+    `| set x shape | queries | re-ranked top-1 right | ${MODEL_NAME} (confidence.ts) correct / wrong | fitted, in-sample correct / wrong | fitted, cross-validated correct / wrong |`,
     '|---|---:|---:|---:|---:|---:|',
     ...labels.map((label, g) =>
       `| ${label} | ${data.filter((it) => it.group === g).length} | ${f(top1[g]!)} | ${f(before[g]!.correct)} / ${f(before[g]!.wrong)} | ${f(inSample[g]!.correct)} / ${f(inSample[g]!.wrong)} | ${f(cv[g]!.correct)} / ${f(cv[g]!.wrong)} |`,
     ),
     '',
-    'export const CONFIDENCE_MODEL = {',
+    `export const ${MODEL_NAME} = {`,
     `  bias: ${final.bias.toFixed(3)},`,
     ...ALL_INPUTS.map((n) => `  ${n}: ${(final.w[NAMES.indexOf(n)] ?? 0).toFixed(3)},`),
     '} as const;',

@@ -57,6 +57,13 @@ export interface LlmProvider {
   readonly embeddingModel?: string;
   run<I, O>(task: LlmTask<I, O>, input: I, options?: { signal?: AbortSignal }): Promise<LlmResult<O>>;
   embed?(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbeddingResult>;
+  /**
+   * The built-in engine's sentence encoder (ai/encoder.ts): one unit vector per text, in
+   * order, for the answer's semantic signal. Only the built-in engine has it, and only with
+   * PARLEY_BUILTIN_ENCODER on; it rejects when the encoder cannot load.
+   */
+  readonly encoderModel?: string;
+  encode?(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
 /**

@@ -52,6 +52,7 @@ const envSchema = z.object({
   PARLEY_LLM_MODEL: z.string().min(1).optional(),
   PARLEY_LLM_API_KEY: z.string().min(1).optional(),
   PARLEY_LLM_EMBEDDING_MODEL: z.string().min(1).optional(),
+  PARLEY_BUILTIN_ENCODER: z.enum(['on', 'off']).default('on'),
   PARLEY_LLM_TIMEOUT_MS: positiveInt.default(60_000),
   PARLEY_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   PARLEY_LLM_RETRY_DELAY_MS: positiveInt.default(1000),
@@ -134,6 +135,8 @@ export interface Config {
     readonly apiKey: string | undefined;
     /** Embedding model of the same provider; set, it adds vector similarity to knowledge search. */
     readonly embeddingModel: string | undefined;
+    /** The built-in engine reads meaning with its sentence encoder too (ai/encoder.ts); off, with words alone. */
+    readonly builtinEncoder: boolean;
     readonly timeoutMs: number;
     /** Retries of a call answered 429, 5xx or not at all; the wait doubles from retryDelayMs. */
     readonly maxRetries: number;
@@ -258,6 +261,7 @@ function llmConfig(e: z.output<typeof envSchema>): Config['llm'] {
     model: provider === 'builtin' ? 'parley-builtin' : (e.PARLEY_LLM_MODEL ?? ''),
     apiKey: e.PARLEY_LLM_API_KEY,
     embeddingModel: e.PARLEY_LLM_EMBEDDING_MODEL,
+    builtinEncoder: provider === 'builtin' && e.PARLEY_BUILTIN_ENCODER === 'on',
     timeoutMs: e.PARLEY_LLM_TIMEOUT_MS,
     maxRetries: e.PARLEY_LLM_MAX_RETRIES,
     retryDelayMs: e.PARLEY_LLM_RETRY_DELAY_MS,

@@ -1,5 +1,6 @@
 import { type LinkScan, scanPageLinks } from '../ingest/crawl/links.js';
 import { type Extracted, type ExtractInput, extractContent } from '../ingest/extract/index.js';
+import { encodeTexts } from '../ai/encoder.js';
 import { runBuiltinTask } from './tasks.js';
 
 export type { LinkScan } from '../ingest/crawl/links.js';
@@ -15,6 +16,8 @@ export interface CpuWork {
   extract: { input: ExtractInput; output: Extracted };
   links: { input: LinkScan; output: string[] };
   builtin: { input: BuiltinCall; output: unknown };
+  /** The built-in sentence encoder's unit vectors of some texts (ai/encoder.ts). */
+  encode: { input: { texts: string[] }; output: Float32Array[] };
 }
 
 export type CpuWorkKind = keyof CpuWork;
@@ -26,6 +29,7 @@ export const CPU_WORK: Handlers = {
   extract: (input) => extractContent(input),
   links: (input) => scanPageLinks(input),
   builtin: (call) => runBuiltinTask(call.task, call.input),
+  encode: (input) => encodeTexts(input.texts),
 };
 
 /** Runs one piece of work of any kind (the worker's dispatch, typed once here). */

@@ -66,6 +66,7 @@ describe('AI SDK provider', () => {
     model: 'test-model',
     apiKey: KEY,
     embeddingModel: undefined,
+    builtinEncoder: false,
     timeoutMs: 10_000,
     maxRetries: 3,
     retryDelayMs: 100,

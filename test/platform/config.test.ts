@@ -51,8 +51,14 @@ describe('configuration', () => {
       const { llm } = loadConfig({});
       assert.deepEqual(llm, {
         provider: 'builtin', baseUrl: undefined, model: 'parley-builtin', apiKey: undefined, embeddingModel: undefined,
-        timeoutMs: 60_000, maxRetries: 3, retryDelayMs: 1000,
+        builtinEncoder: true, timeoutMs: 60_000, maxRetries: 3, retryDelayMs: 1000,
       });
+    });
+
+    it('turns the built-in sentence encoder off, and has none with a configured model', () => {
+      assert.equal(loadConfig({ PARLEY_BUILTIN_ENCODER: 'off' }).llm.builtinEncoder, false, 'off');
+      assert.equal(loadConfig({ PARLEY_LLM_MODEL: 'gpt-x', PARLEY_LLM_API_KEY: 'sk-1' }).llm.builtinEncoder, false, 'a model answers instead');
+      assert.throws(() => loadConfig({ PARLEY_BUILTIN_ENCODER: 'maybe' }), /PARLEY_BUILTIN_ENCODER/, 'only on or off');
     });
 
     it('infers the provider from a model: openai-compatible with a base URL, openai without', () => {

@@ -12,21 +12,43 @@ import { conceptsOf } from '../../text/thesaurus.js';
  * Whether the best article answers the question: a logistic model over what retrieval and the
  * articles say (CONFIDENCE_INPUTS reads each input of the features), compared with the agent's
  * threshold (0.6 by default). The search's candidates are first re-ranked by their score relative
- * to the best plus RERANK_TITLE_WEIGHT times the character-trigram similarity of the question to
+ * to the best, plus RERANK_TITLE_WEIGHT times the character-trigram similarity of the question to
  * the article's title or one of its questions (which catches what word stems miss: "unfriended"
- * and "friend", "subtitles" and "sub title"). Fitted by bench/answers/fit-confidence.ts on the
- * development files of shared/bench-data/answers and shared/bench-data/helpcenter, each with the
- * articles' questions empty and with questions = [title], pooled, for the most correct answers
- * with wrong <= 0.05 at 0.6 in each of the four (docs/conversations.md has the fit and its
- * cross-validated figures). Inputs, of the new first article: the log of its retrieval score, the
- * relative margin of its re-ranked value over the second's, the share of the question's terms
- * (weighted by rarity) it holds anywhere and in its title or questions, the log of its score's
- * lead over the second's, its title similarity and that similarity's lead over the second's;
- * whether its questions hold its title (the title then counts twice in the search score, which
- * the model takes back); and the share of the question's terms the second article holds (two
- * articles that both hold the question are a choice the model is less sure of).
+ * and "friend", "subtitles" and "sub title"), plus RERANK_SIMILARITY_WEIGHT times the sentence
+ * encoder's similarity of the question to the article (../encoder.ts: meaning that shares few words).
+ *
+ * Inputs, of the new first article: the log of its retrieval score, the relative margin of its
+ * re-ranked value over the second's, the share of the question's terms (weighted by rarity) it
+ * holds anywhere and in its title or questions, the log of its score's lead over the second's,
+ * its title similarity and that similarity's lead over the second's; whether its questions hold
+ * its title (the title then counts twice in the search score, which the model takes back); the
+ * share of the question's terms the second article holds (two articles that both hold the
+ * question are a choice the model is less sure of); and the encoder's similarity and its lead over
+ * the best other candidate's.
+ *
+ * Two sets of weights: CONFIDENCE_MODEL when the candidates carry the encoder's similarities, and
+ * LEXICAL_CONFIDENCE_MODEL, without its two inputs, when the encoder is off or failed. Both are
+ * fitted by bench/answers/fit-confidence.ts on the development files of shared/bench-data/answers
+ * and shared/bench-data/helpcenter, each with the articles' questions empty and with questions =
+ * [title], pooled, for the most correct answers with wrong <= 0.05 at 0.6 in each of the four
+ * (docs/conversations.md has the fit and its cross-validated figures).
  */
 export const CONFIDENCE_MODEL = {
+  bias: -4.398,
+  logScore: 0.462,
+  margin: 1.006,
+  coverage: 2.865,
+  titleCoverage: 0.381,
+  logLead: 0.84,
+  titleSimilarity: 0.631,
+  titleSimilarityLead: 1.573,
+  titleAsked: -0.653,
+  secondCoverage: -2.183,
+  similarity: 3.002,
+  similarityLead: 11.268,
+} as const;
+/** The weights without the encoder (its two inputs weigh nothing). */
+export const LEXICAL_CONFIDENCE_MODEL = {
   bias: -5.166,
   logScore: 0.757,
   margin: 0.395,
@@ -37,8 +59,20 @@ export const CONFIDENCE_MODEL = {
   titleSimilarityLead: 4.878,
   titleAsked: -0.689,
   secondCoverage: -2.028,
+  similarity: 0,
+  similarityLead: 0,
 } as const;
+export type ConfidenceModel = { readonly [K in 'bias' | ConfidenceInput]: number };
 export const RERANK_TITLE_WEIGHT = 2;
+/** Chosen with the fit's cross-validation among 0, 1, 2 and 4 (docs/conversations.md). */
+export const RERANK_SIMILARITY_WEIGHT = 1;
+/**
+ * The similarity lead is taken over at least this much: what the encoder gives a text of the same
+ * help center that does not answer (about the median of the candidates that are not the answer on
+ * helpcenter). Without it, an article found alone (a small knowledge base) would lead by its whole
+ * similarity, and answer a question it only resembles.
+ */
+export const SECOND_SIMILARITY_FLOOR = 0.3;
 
 export interface ConfidenceFeatures {
   topScore: number;
@@ -52,6 +86,11 @@ export interface ConfidenceFeatures {
   titleAsked: boolean;
   /** The share of the question's terms (weighted by rarity) the second article holds anywhere. */
   secondCoverage: number;
+  /** The candidates carry the sentence encoder's similarities (CONFIDENCE_MODEL applies, else LEXICAL_CONFIDENCE_MODEL). */
+  semantic: boolean;
+  /** The encoder's similarity of the question to the first article, and the best of the others' (0 without the encoder). */
+  similarity: number;
+  secondSimilarity: number;
 }
 
 interface Candidate {
@@ -66,7 +105,7 @@ export function rankCandidates(question: string, articles: readonly AnswerArticl
   const asked = trigrams(question);
   const candidates: Candidate[] = articles.map((article) => {
     const titleSimilarity = Math.max(0, ...[article.title, ...article.questions].map((t) => trigramCosine(asked, trigrams(t))));
-    return { article, titleSimilarity, value: (best > 0 ? article.score / best : 0) + RERANK_TITLE_WEIGHT * titleSimilarity };
+    return { article, titleSimilarity, value: (best > 0 ? article.score / best : 0) + RERANK_TITLE_WEIGHT * titleSimilarity + RERANK_SIMILARITY_WEIGHT * (article.similarity ?? 0) };
   });
   candidates.sort((a, b) => b.value - a.value || b.article.score - a.article.score || (a.article.id < b.article.id ? -1 : 1));
   const [first, second] = candidates;
@@ -96,6 +135,9 @@ export function rankCandidates(question: string, articles: readonly AnswerArticl
       secondTitleSimilarity: second?.titleSimilarity ?? 0,
       titleAsked: top ? top.questions.some((q) => sameText(q, top.title)) : false,
       secondCoverage: second ? share(all(second.article)) : 0,
+      semantic: articles.length > 0 && articles.every((a) => a.similarity !== undefined),
+      similarity: top?.similarity ?? 0,
+      secondSimilarity: Math.max(SECOND_SIMILARITY_FLOOR, ...candidates.slice(1).map((c) => c.article.similarity ?? 0)),
     },
   };
 }
@@ -114,13 +156,15 @@ export const CONFIDENCE_INPUTS = {
   titleSimilarityLead: (f: ConfidenceFeatures) => f.titleSimilarity - f.secondTitleSimilarity,
   titleAsked: (f: ConfidenceFeatures) => (f.titleAsked ? 1 : 0),
   secondCoverage: (f: ConfidenceFeatures) => f.secondCoverage,
+  similarity: (f: ConfidenceFeatures) => f.similarity,
+  similarityLead: (f: ConfidenceFeatures) => f.similarity - f.secondSimilarity,
 } as const;
 export type ConfidenceInput = keyof typeof CONFIDENCE_INPUTS;
 
-/** The model's log-odds that the best article answers. */
-export function confidenceLogit(f: ConfidenceFeatures): number {
-  let z = CONFIDENCE_MODEL.bias;
-  for (const name of Object.keys(CONFIDENCE_INPUTS) as ConfidenceInput[]) z += CONFIDENCE_MODEL[name] * CONFIDENCE_INPUTS[name](f);
+/** The model's log-odds that the best article answers (the weights that apply to the features, unless given). */
+export function confidenceLogit(f: ConfidenceFeatures, model: ConfidenceModel = f.semantic ? CONFIDENCE_MODEL : LEXICAL_CONFIDENCE_MODEL): number {
+  let z = model.bias;
+  for (const name of Object.keys(CONFIDENCE_INPUTS) as ConfidenceInput[]) z += model[name] * CONFIDENCE_INPUTS[name](f);
   return z;
 }
 

@@ -16,6 +16,8 @@ export const answerArticleSchema = z.object({
   escalation: z.boolean(),
   /** The retrieval score (knowledge search). */
   score: z.number(),
+  /** The built-in sentence encoder's cosine similarity of the question and the article, when it ran (ai/encoder.ts). */
+  similarity: z.number().optional(),
 });
 export type AnswerArticle = z.infer<typeof answerArticleSchema>;
 

@@ -105,3 +105,19 @@ export async function markEmbeddingsCurrent(
       WHERE e.workspace_id = ${workspaceId} AND e.article_id = v.article_id AND e.article_version < v.version`,
   );
 }
+
+/** The stored vectors of `model` for some articles of one workspace, with the hash of the text each was made from. */
+export async function findEmbeddings(db: Db, workspaceId: string, model: string, articleIds: readonly string[]): Promise<Map<string, { contentHash: string; embedding: number[] }>> {
+  if (articleIds.length === 0) return new Map();
+  const ids = sql.join(
+    articleIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ articleId: string; contentHash: string; embedding: number[] }>(
+    db,
+    sql`SELECT article_id AS "articleId", content_hash AS "contentHash", embedding
+      FROM article_embeddings
+      WHERE workspace_id = ${workspaceId} AND model = ${model} AND article_id IN (${ids})`,
+  );
+  return new Map(rows.map((r) => [r.articleId, { contentHash: r.contentHash, embedding: r.embedding }]));
+}

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { LlmError } from '../../ai/index.js';
 import type { Config } from '../../config/config.js';
-import type { ProcessContext } from '../../context.js';
+import { similarity } from '../../ai/encoder.js';
+import type { ProcessContext, WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { hasVectorSupport, isStorableVector } from '../../db/vector.js';
 import {
   type EmbeddingSource,
+  findEmbeddings,
   findEmbeddingSources,
   unscopedPendingEmbeddings,
   markEmbeddingsCurrent,
@@ -14,9 +16,17 @@ import {
 } from './embeddings.repository.js';
 
 /**
- * Article embeddings for vector similarity in knowledge search (search.service.ts). They exist
- * only when an embedding model is configured and the database has the `vector` extension
- * (db/vector.ts); `knowledge.embed` keeps them current every minute.
+ * Article embeddings, of two kinds, in one table (`article_embeddings`, one vector per article):
+ *
+ * - A configured embedding model's, for vector similarity in knowledge search (search.service.ts).
+ *   They exist only when an embedding model is configured and the database has the `vector`
+ *   extension (db/vector.ts).
+ * - The built-in engine's sentence encoder's (ai/encoder.ts, model
+ *   BUILTIN_ENCODER_MODEL), the semantic signal of its answers (`articleSimilarities`). They need
+ *   no extension: the answer compares the few articles its search found, in JavaScript.
+ *
+ * `knowledge.embed` keeps the one in use current every minute; the answer encodes an article it
+ * finds without a current vector on the spot, and stores it.
  */
 
 /** Characters of an article (or a query) sent to the embedding model. */
@@ -68,10 +78,9 @@ export interface EmbedRunResult {
  */
 export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: string, limit = EMBED_RUN_LIMIT): Promise<EmbedRunResult> {
   const result: EmbedRunResult = { embedded: 0, unchanged: 0, failed: 0 };
-  const model = ctx.config.llm.embeddingModel;
-  const provider = ctx.llm;
-  if (!model || !provider.embed || !hasVectorSupport(ctx.db)) return result;
-  const embed = provider.embed.bind(provider);
+  const embedder = embedderOf(ctx);
+  if (!embedder) return result;
+  const { model, embed } = embedder;
 
   const pending = await unscopedPendingEmbeddings(ctx.db, model, limit, workspaceId);
   const byWorkspace = new Map<string, string[]>();
@@ -140,13 +149,90 @@ export async function embedPendingArticles(ctx: EmbeddingContext, workspaceId?: 
   return result;
 }
 
+/**
+ * What writes the vectors: the configured embedding model (with `vector`), else the built-in
+ * engine's sentence encoder when it has one, else nothing.
+ */
+function embedderOf(ctx: EmbeddingContext): { model: string; embed: (texts: string[], options: { signal?: AbortSignal }) => Promise<{ embeddings: number[][] }> } | undefined {
+  const provider = ctx.llm;
+  const model = ctx.config.llm.embeddingModel;
+  if (model && provider.embed && hasVectorSupport(ctx.db)) return { model, embed: provider.embed.bind(provider) };
+  if (provider.encode && provider.encoderModel) {
+    const encode = provider.encode.bind(provider);
+    return { model: provider.encoderModel, embed: async (texts, options) => ({ embeddings: (await encode(texts, options)).map((v) => Array.from(v)) }) };
+  }
+  return undefined;
+}
+
 /** One run of the `knowledge.embed` job: embeds what is pending, logs what it did; failures wait for the next run. */
 export async function runEmbedJob(ctx: EmbeddingContext): Promise<void> {
-  if (!embeddingsEnabled(ctx.config, ctx.db)) return;
+  if (!embedderOf(ctx)) return;
   try {
     const result = await embedPendingArticles(ctx);
     if (result.embedded || result.failed) ctx.log.info(result, 'embedded articles');
   } catch (error) {
     ctx.log.error({ err: error }, 'embedding articles failed; trying again on the next run');
   }
+}
+
+/** What the semantic signal reads of an article (a knowledge hit's article, or a draft standing in for one). */
+export type SimilaritySource = Pick<EmbeddingSource, 'title' | 'questions' | 'keywords' | 'mainKnowledge' | 'version'> & { id: string };
+
+export interface SemanticScorer {
+  /**
+   * The encoder's cosine similarity of the question to each article, by id, or undefined when the
+   * encoder is off or failed (the answer then reads words alone). Vectors are read from
+   * `article_embeddings` when one was made from the article's current text, else encoded now and,
+   * with `store`, stored (live articles; not Refine's drafts).
+   */
+  similarities(articles: readonly SimilaritySource[], options: { store: boolean }): Promise<Map<string, number> | undefined>;
+}
+
+let warnedEncoder = false;
+
+/**
+ * Starts encoding a question with the built-in sentence encoder (while the caller searches), and
+ * compares it with articles afterwards. Without the encoder (a configured model, or
+ * PARLEY_BUILTIN_ENCODER=off) every answer is undefined.
+ */
+export function semanticScorer(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId' | 'llm' | 'clock' | 'log' | 'signal'>, question: string): SemanticScorer {
+  const provider = ctx.llm;
+  const model = provider.encoderModel;
+  if (!provider.encode || !model) return { similarities: async () => undefined };
+  const encode = provider.encode.bind(provider);
+  const signal = ctx.signal;
+  const failed = (error: unknown) => {
+    if (signal?.aborted) return undefined;
+    if (!warnedEncoder) ctx.log.warn({ err: error }, 'the built-in sentence encoder failed; answers read words alone');
+    warnedEncoder = true;
+    return undefined;
+  };
+  const asked = encode([question], signal ? { signal } : {}).then((v) => v[0], failed);
+  return {
+    async similarities(articles, { store }) {
+      const query = await asked;
+      if (!query || articles.length === 0) return query ? new Map() : undefined;
+      try {
+        const texts = articles.map((a) => embeddingText(a));
+        const hashes = texts.map(contentHash);
+        const stored = await findEmbeddings(ctx.db, ctx.workspaceId, model, articles.map((a) => a.id));
+        const vectors: (ArrayLike<number> | undefined)[] = articles.map((a, i) => {
+          const row = stored.get(a.id);
+          return row && row.contentHash === hashes[i] ? row.embedding : undefined;
+        });
+        const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
+        if (missing.length) {
+          const made = await encode(missing.map((i) => texts[i]!), signal ? { signal } : {});
+          missing.forEach((i, k) => (vectors[i] = made[k]));
+          if (store) {
+            const rows = missing.flatMap((i, k) => (made[k] ? [{ articleId: articles[i]!.id, version: articles[i]!.version, contentHash: hashes[i]!, embedding: Array.from(made[k]!) }] : []));
+            await upsertEmbeddings(ctx.db, ctx.workspaceId, model, rows, ctx.clock.now());
+          }
+        }
+        return new Map(articles.flatMap((a, i) => (vectors[i] ? [[a.id, similarity(query, vectors[i]!)] as const] : [])));
+      } catch (error) {
+        return failed(error);
+      }
+    },
+  };
 }

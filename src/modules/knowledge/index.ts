@@ -20,6 +20,6 @@ export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';
 export { searchRoutes } from './search.routes.js';
 export { type KnowledgeHit, type KnowledgeSearch, type SearchContext, type SearchOverlay, searchKnowledge } from './search.service.js';
-export { embedPendingArticles, type EmbedRunResult } from './embeddings.js';
+export { embedPendingArticles, type EmbedRunResult, semanticScorer, type SemanticScorer } from './embeddings.js';
 export { knowledgeJobs } from './knowledge.jobs.js';
 export { parseTreeFile, type TreeRow, writeTreeFile } from './tree-csv.js';
