@@ -117,6 +117,20 @@ describe('instruction reader: forms leads write', () => {
 // Written before the fixes they test, in wordings of our own (not the first-day bench's): each is a
 // way a reader once turned an instruction into a flow that did the opposite of what it said.
 describe('instruction reader: never the opposite of the instruction', () => {
+  it('a sentence that asks for something the flow does not show is a warning, whole', () => {
+    const text = "pls hand over anyone asking about a refund over 100 dollars. refunds of 100 or less: say we'll process it within 3 days";
+    const drafted = draft(text);
+    assert.deepEqual(
+      drafted.warnings.map((w) => w.fragment),
+      ['pls hand over anyone asking about a refund over 100 dollars', "refunds of 100 or less: say we'll process it within 3 days"],
+      'the comparison the flow lacks and the reply it lacks are both named',
+    );
+    assert.match(drafted.warnings[1]!.message, /^Not understood: the flow does not show all that/, drafted.warnings[1]!.message);
+    // A draft the reader reads whole has no such warning.
+    const whole = draft('Ask for the refund amount. If the amount is over 100 dollars, hand over to a human. Otherwise say "We will process it within 3 days."');
+    assert.deepEqual(whole.warnings, [], JSON.stringify(whole.warnings));
+  });
+
   it('"don\'t hand over" after a reply keeps the conversation with the agent', async () => {
     for (const text of [
       'When someone wants a catalogue, ask for their postal address. Reply "Your catalogue is on its way." Do not escalate.',

@@ -1,7 +1,8 @@
 import type { DraftingAction, DraftingTag } from '../contracts/draft-rule.js';
 import { capitalize, squash, truncateAtWord } from '../../text/sentences.js';
 import { terms } from '../../text/terms.js';
-import { type DraftedRule, type Scope, buildChain, link } from './flow-drafting.js';
+import { unshownSentences } from './draft-coverage.js';
+import { type DraftedRule, type Scope, buildChain, link, warn } from './flow-drafting.js';
 import { splitSteps } from './flow-reading.js';
 
 /**
@@ -88,10 +89,13 @@ export function draftRuleFlow(input: { behaviorInstructions: string; tags: reado
   }
   const scope: Scope = { tags: input.tags, actions: input.actions, fields: [], ids: new Set(), warnings: [] };
   const nodes = buildChain(steps, split.quotes, scope);
+  const flowConfig = nodes.length ? link(nodes) : null;
+  // A sentence that asks for something the flow does not show is named, never dropped in silence.
+  if (flowConfig) for (const sentence of unshownSentences(split.text, split.quotes, flowConfig, scope.warnings)) warn(scope, sentence, split.quotes, 'part');
   const restored = preamble?.replace(/⟦(\d+)⟧/g, (_m, i: string) => `"${split.quotes[Number(i)]}"`) ?? null;
   const description = restored
     ? capitalize(squash(restored.replace(/^(?:when|if|whenever)\s+/i, '').replace(/:$/, '')))
     : truncateAtWord(squash(input.behaviorInstructions.replace(/^\s*(?:\d+[.)]|[-*•])\s+/gm, '')), 300);
   // Nothing to do step by step ("Always be polite"): a rule without a flow, its description guides the agent.
-  return { name: nameFrom(restored, input.behaviorInstructions), description, flowConfig: nodes.length ? link(nodes) : null, warnings: scope.warnings };
+  return { name: nameFrom(restored, input.behaviorInstructions), description, flowConfig, warnings: scope.warnings };
 }

@@ -40,7 +40,7 @@ const UNDERSTOOD_STEPS =
   'understood steps: ask for a value, if / when / unless ... otherwise, say or reply with a text, offer or give something, escalate / hand over / transfer to an agent, tag as an existing tag, end the conversation, and calling one of the workspace\'s actions';
 
 /** Names a part of the instructions that is not in the flow (docs/rules.md, warnings). */
-export function warn(scope: Scope, fragment: string, quotes: readonly string[], what: 'step' | 'condition' | 'tag'): void {
+export function warn(scope: Scope, fragment: string, quotes: readonly string[], what: 'step' | 'condition' | 'tag' | 'part'): void {
   const text = restoreQuotes(fragment, quotes).trim();
   if (!text || scope.warnings.some((w) => w.fragment === text)) return;
   const message =
@@ -48,7 +48,9 @@ export function warn(scope: Scope, fragment: string, quotes: readonly string[], 
       ? `Not understood: the condition "${text}", so neither of its branches is in the flow; ${UNDERSTOOD_CONDITIONS}.`
       : what === 'tag'
         ? `Not understood: "${text}" names no tag of this workspace; create the tag, then refine the draft.`
-        : `Not understood: "${text}" is not in the flow; ${UNDERSTOOD_STEPS}.`;
+        : what === 'part'
+          ? `Not understood: the flow does not show all that "${text}" asks for (a reply, a hand-over, a question or a comparison with a number in it); ${UNDERSTOOD_STEPS}.`
+          : `Not understood: "${text}" is not in the flow; ${UNDERSTOOD_STEPS}.`;
   scope.warnings.push({ fragment: text, message });
 }
 

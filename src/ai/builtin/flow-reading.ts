@@ -35,7 +35,7 @@ const LIST_MARK = /^\s*(?:(?:step\s+)?\d{1,3}[.):]|[-*•+]|\(\w\))\s+/i;
  * The instructions' preamble (trigger description), their steps and their quoted texts: a step's
  * `⟦n⟧` stands for `quotes[n]`.
  */
-export function splitSteps(instructions: string): { preamble: string | null; steps: string[]; quotes: string[] } {
+export function splitSteps(instructions: string): { preamble: string | null; steps: string[]; quotes: string[]; text: string } {
   const { text, quotes } = protectQuotes(instructions.replace(/\r\n?/g, '\n'));
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   let preamble: string | null = null;
@@ -68,7 +68,7 @@ export function splitSteps(instructions: string): { preamble: string | null; ste
   }
   const restore = (v: string) => v.replace(/⟦(\d+)⟧\.?/g, (_m, i: string) => `"${quotes[Number(i)]}"`);
   const steps = bodies.map((body) => body.trim().replace(/[.;]+$/, '')).filter(Boolean);
-  return { preamble: preamble ? restore(preamble) : null, steps, quotes };
+  return { preamble: preamble ? restore(preamble) : null, steps, quotes, text };
 }
 
 export const quotesIn = (text: string, quotes: readonly string[]) => [...text.matchAll(/⟦(\d+)⟧/g)].map((m) => quotes[Number(m[1])]!);
