@@ -125,7 +125,8 @@ describe('instruction reader: never the opposite of the instruction', () => {
       ['pls hand over anyone asking about a refund over 100 dollars', "refunds of 100 or less: say we'll process it within 3 days"],
       'the comparison the flow lacks and the reply it lacks are both named',
     );
-    assert.match(drafted.warnings[1]!.message, /^Not understood: the flow does not show all that/, drafted.warnings[1]!.message);
+    assert.match(drafted.warnings[1]!.message, /^Not understood: the flow would not do all that .*, so the draft has no flow;/, drafted.warnings[1]!.message);
+    assert.equal(drafted.flowConfig, null, 'no flow that hands over every refund');
     // A draft the reader reads whole has no such warning.
     const whole = draft('Ask for the refund amount. If the amount is over 100 dollars, hand over to a human. Otherwise say "We will process it within 3 days."');
     assert.deepEqual(whole.warnings, [], JSON.stringify(whole.warnings));

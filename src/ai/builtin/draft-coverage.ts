@@ -14,8 +14,8 @@ import type { DraftWarning } from './flow-drafting.js';
  * - a hand-over when it says "escalate / hand over / transfer" (not "don't hand over"): the flow has
  *   an escalation;
  * - a question when it says "ask for / ask whether": the flow collects something it names;
- * - a comparison with a number ("over 100 dollars", "30 days or more"): a condition of the flow
- *   holds that number (or it in days: weeks, months, years).
+ * - a comparison with a number ("over 100 dollars", "30 days or more") before what it says: a
+ *   condition of the flow holds that number (or it in days: weeks, months, years).
  *
  * Each sentence that misses one is added to the warnings, whole.
  */
@@ -99,7 +99,9 @@ export function unshownSentences(instructions: string, quotes: readonly string[]
     const saysShown = quoted.length
       ? quoted.every((q) => q.size === 0 || flowHas.messages.some((m) => [...q].filter((t) => m.has(t)).length >= Math.ceil(q.size * 0.6)))
       : flowHas.messages.some((m) => shared(m) >= Math.min(2, m.size));
-    const number = COMPARISON.exec(raw);
+    // A number in what is said ("tell them it arrives within 3 days") is the reply's, not a test.
+    const said = SAYS.exec(raw);
+    const number = COMPARISON.exec(said ? raw.slice(0, said.index) : raw);
     const value = number ? Number((number[1] ?? number[2] ?? '').replace(/,/g, '')) : NaN;
     const gaps = [
       SAYS.test(raw) && !saysShown,

@@ -89,9 +89,13 @@ export function draftRuleFlow(input: { behaviorInstructions: string; tags: reado
   }
   const scope: Scope = { tags: input.tags, actions: input.actions, fields: [], ids: new Set(), warnings: [] };
   const nodes = buildChain(steps, split.quotes, scope);
-  const flowConfig = nodes.length ? link(nodes) : null;
-  // A sentence that asks for something the flow does not show is named, never dropped in silence.
-  if (flowConfig) for (const sentence of unshownSentences(split.text, split.quotes, flowConfig, scope.warnings)) warn(scope, sentence, split.quotes, 'part');
+  let flowConfig = nodes.length ? link(nodes) : null;
+  // A sentence that asks for something the flow does not show is named, never dropped in silence;
+  // and the flow, which would decide without it (hand over where a reply was asked, or answer
+  // where a hand-over was), is not offered: the lead rewrites those sentences.
+  const unshown = flowConfig ? unshownSentences(split.text, split.quotes, flowConfig, scope.warnings) : [];
+  for (const sentence of unshown) warn(scope, sentence, split.quotes, 'part');
+  if (unshown.length) flowConfig = null;
   const restored = preamble?.replace(/⟦(\d+)⟧/g, (_m, i: string) => `"${split.quotes[Number(i)]}"`) ?? null;
   const description = restored
     ? capitalize(squash(restored.replace(/^(?:when|if|whenever)\s+/i, '').replace(/:$/, '')))

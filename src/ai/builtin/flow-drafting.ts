@@ -49,7 +49,7 @@ export function warn(scope: Scope, fragment: string, quotes: readonly string[], 
       : what === 'tag'
         ? `Not understood: "${text}" names no tag of this workspace; create the tag, then refine the draft.`
         : what === 'part'
-          ? `Not understood: the flow does not show all that "${text}" asks for (a reply, a hand-over, a question or a comparison with a number in it); ${UNDERSTOOD_STEPS}.`
+          ? `Not understood: the flow would not do all that "${text}" asks for (a reply, a hand-over, a question or a comparison with a number in it), so the draft has no flow; ${UNDERSTOOD_STEPS}.`
           : `Not understood: "${text}" is not in the flow; ${UNDERSTOOD_STEPS}.`;
   scope.warnings.push({ fragment: text, message });
 }
