@@ -1,7 +1,8 @@
 // Picking the sources to generate from: ingested sources (by default those not yet made into an
 // article), a title filter, select all shown or none, one checkbox each.
-import { Button, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { SelectionBar } from '../../../components/selection-bar';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import { type PickedSource, usePickableSources } from '../api';
@@ -24,17 +25,7 @@ export function SourcePicker({ picked, onChange }: { picked: Map<string, PickedS
         <TextInput label="Title contains" value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
         <Checkbox label="Only sources not yet made into an article" checked={notLinked} onChange={(e) => setNotLinked(e.currentTarget.checked)} />
       </Group>
-      <Group gap="xs">
-        <Button size="xs" variant="default" disabled={rows.length === 0} onClick={() => onChange(new Map([...picked, ...shown.map((s) => [s.id, s] as const)]))}>
-          Select all shown
-        </Button>
-        <Button size="xs" variant="default" disabled={picked.size === 0} onClick={() => onChange(new Map())}>
-          Select none
-        </Button>
-        <Text size="sm" aria-live="polite">
-          {picked.size} picked
-        </Text>
-      </Group>
+      <SelectionBar shown={shown.length} picked={picked.size} onAll={() => onChange(new Map([...picked, ...shown.map((s) => [s.id, s] as const)]))} onNone={() => onChange(new Map())} />
       {list.isPending && <Loading label="Loading sources…" />}
       {list.error && <ErrorState error={list.error} title="The sources could not be loaded" />}
       {list.data && rows.length === 0 && <Empty>No ingested source matches. Add and ingest sources on the Sources page first.</Empty>}
