@@ -67,6 +67,7 @@ test('a read-only key sees agents and their folders but changes nothing', async 
   await expect(page.getByRole('textbox', { name: 'Note (optional)' })).toHaveValue('Shorter answers');
   await expect(page.getByRole('button', { name: 'New draft from the live prompts' })).toBeDisabled();
   await expect(page.getByRole('group', { name: 'Guidelines: Tone' }).getByRole('textbox', { name: 'Content' }), 'the draft reads, read-only').toBeDisabled();
+  await expect(page.getByRole('textbox', { name: 'Note (optional)' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Publish draft' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Discard draft' })).toBeDisabled();
 });

@@ -89,6 +89,7 @@ function Publish({ draft, onDone }: { draft: PromptDraft; onDone(message: string
 }
 
 export function PromptDraftEditor({ draft, save, onDone }: { draft: PromptDraft; save: ReturnType<typeof useSavePromptDraft>; onDone(message: string): void }) {
+  const { canWrite } = useSession();
   const [prompts, setPrompts] = useState<PromptSet>({ hcPlanningPrompt: draft.hcPlanningPrompt, hcGuidelinePrompt: draft.hcGuidelinePrompt, hcChannelPrompt: draft.hcChannelPrompt });
   const [note, setNote] = useState(draft.note);
   const [edited, setEdited] = useState(false);
@@ -138,7 +139,7 @@ export function PromptDraftEditor({ draft, save, onDone }: { draft: PromptDraft;
                   </WriteButton>
                 </Stack>
               ))}
-              <Textarea label="Note (optional)" description="Why this change, for whoever publishes it" maxLength={2000} autosize value={note} onChange={(e) => (setNote(e.currentTarget.value), setEdited(true))} />
+              <Textarea label="Note (optional)" description="Why this change, for whoever publishes it" maxLength={2000} autosize disabled={!canWrite} value={note} onChange={(e) => (setNote(e.currentTarget.value), setEdited(true))} />
               {save.error && <ErrorState error={save.error} title="The draft was not saved" />}
               <Group>
                 <WriteButton type="submit" loading={save.isPending} disabled={!edited}>
