@@ -27,6 +27,7 @@ test('a picked source becomes a draft article; an agent without folders is refus
   await expect(row.getByText('completed'), 'the job finished').toBeVisible({ timeout: 30_000 });
   await expect(row.getByText('add article to folder')).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'All jobs finished' })).toContainText('1 completed, 0 failed');
+  await expect(page.getByRole('checkbox', { name: `Pick ${title}` }), 'made into an article: no longer offered').toHaveCount(0);
   await checkPage(page, 'generate-jobs');
   const article = row.getByRole('link').last();
   await expect(row.getByText('Draft', { exact: true }), 'a draft to review').toBeVisible();

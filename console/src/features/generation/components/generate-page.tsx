@@ -3,7 +3,7 @@
 // agent's) and what the jobs may do, then follow the jobs. Their ids live in the address (?jobs=),
 // so a reload or a shared link follows the same jobs.
 import { Checkbox, Group, Paper, Radio, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { BackLink } from '../../../components/back-link';
 import { ErrorState } from '../../../components/states';
@@ -30,6 +30,7 @@ export function GeneratePage() {
   const [operations, setOperations] = useState<string[]>(OPERATIONS.map((o) => o.value));
   const [instructions, setInstructions] = useState('');
   const [isDraft, setIsDraft] = useState(true);
+  const jobsSection = useRef<HTMLElement>(null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -41,7 +42,13 @@ export function GeneratePage() {
         ...(botId ? { botId } : {}),
         ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
       },
-      { onSuccess: ({ jobs }) => (setParams({ jobs: jobs.join(',') }), setPicked(new Map())) },
+      {
+        onSuccess: ({ jobs }) => {
+          setParams({ jobs: jobs.join(',') });
+          setPicked(new Map());
+          jobsSection.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        },
+      },
     );
   };
 
@@ -88,7 +95,7 @@ export function GeneratePage() {
           </WriteButton>
         </Stack>
       </Paper>
-      <section aria-label="Jobs">
+      <section aria-label="Jobs" ref={jobsSection}>
         <Title order={3} size="h4" mb="xs">
           Jobs
         </Title>

@@ -35,11 +35,12 @@ export function JobList({ ids, sourceTitles }: { ids: string[]; sourceTitles?: M
   const articleIds = [...new Set((jobs.data ?? []).flatMap((j) => (j.hcArticleId ? [j.hcArticleId] : [])))];
   const articles = useJobArticles(done ? articleIds : []);
   const queryClient = useQueryClient();
-  // Finished jobs changed articles and sources: the other pages read them again.
+  // Finished jobs changed articles and sources: the picker and the other pages read them again.
   useEffect(() => {
     if (done) {
       void queryClient.invalidateQueries({ queryKey: ['knowledge'] });
       void queryClient.invalidateQueries({ queryKey: ['sources'] });
+      void queryClient.invalidateQueries({ queryKey: ['generation', 'sources'] });
     }
   }, [done, queryClient]);
   if (jobs.isPending) return <Loading label="Loading the jobs…" />;
