@@ -43,6 +43,7 @@ test('an agent is created, renamed, given a folder to answer from, and deleted',
   await page.getByRole('tab', { name: 'Prompts' }).click();
   await expect(page.getByText("Parley's default prompts")).toBeVisible();
   await expect(page.getByRole('region', { name: 'Planning' })).not.toBeEmpty();
+  await page.getByRole('tab', { name: 'Versions' }).click();
   await expect(page.getByText("The prompts were never saved: the agent uses Parley's defaults.")).toBeVisible();
   await checkPage(page, 'agent-prompts');
 
@@ -60,4 +61,74 @@ test('a read-only key sees agents and their folders but changes nothing', async 
   await expect(page.getByRole('button', { name: 'Delete agent' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save folders' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Create agent' })).toHaveCount(0);
+  await apiCall('POST', `/v2/bots/${agent.id}/hc-prompt/drafts/public`, { note: 'Shorter answers' });
+  await page.getByRole('tab', { name: 'Prompts' }).click();
+  await page.getByRole('tab', { name: 'Drafts' }).click();
+  await expect(page.getByRole('textbox', { name: 'Note (optional)' })).toHaveValue('Shorter answers');
+  await expect(page.getByRole('button', { name: 'New draft from the live prompts' })).toBeDisabled();
+  await expect(page.getByRole('group', { name: 'Guidelines: Tone' }).getByRole('textbox', { name: 'Content' }), 'the draft reads, read-only').toBeDisabled();
+  await expect(page.getByRole('textbox', { name: 'Note (optional)' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Publish draft' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Discard draft' })).toBeDisabled();
+});
+
+test("an agent's prompts drafted, compared with the live ones, published, a stale draft published anyway, a draft discarded", async ({ page }) => {
+  const name = unique('Prompt agent');
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name });
+  await signIn(page);
+  await page.goto(`/console/agents/${agent.id}`);
+  await page.getByRole('tab', { name: 'Prompts' }).click();
+  await page.getByRole('tab', { name: 'Drafts' }).click();
+  await expect(page.getByText('No open draft.', { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'New draft from the live prompts' }).click();
+
+  const tone = page.getByRole('group', { name: 'Guidelines: Tone' }).getByRole('textbox', { name: 'Content' });
+  await tone.fill(`${await tone.inputValue()}\nGreet the customer by name.`);
+  await page.getByRole('button', { name: 'Add a guidelines section' }).click();
+  const added = page.getByRole('group', { name: 'Guidelines: New section' });
+  await added.getByRole('textbox', { name: 'Title' }).fill('Refund tone');
+  await page.getByRole('group', { name: 'Guidelines: Refund tone' }).getByRole('textbox', { name: 'Content' }).fill('Apologise once, then explain the refund steps.');
+  await page.getByRole('group', { name: 'Channels: Email format' }).getByRole('checkbox', { name: 'Enabled' }).uncheck();
+  await page.getByRole('textbox', { name: 'Note (optional)' }).fill('Warmer guidelines');
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Save draft' }), 'saved: nothing left to save').toBeDisabled();
+  await checkPage(page, 'agent-prompt-draft');
+
+  await page.getByRole('tab', { name: 'Changes against live' }).click();
+  const guidelines = page.getByRole('region', { name: 'Changes in Guidelines' });
+  await expect(guidelines.locator('ins')).toContainText(['Greet the customer by name.']);
+  await expect(guidelines.locator('ins').filter({ hasText: '## Refund tone' })).toContainText('Apologise once, then explain the refund steps.');
+  await expect(page.getByRole('region', { name: 'Changes in Channels' }).locator('ins')).toContainText('## Email format (email) [disabled]');
+  await expect(page.getByRole('region', { name: 'Changes in Planning' })).toContainText('Planning (unchanged)');
+  await checkPage(page, 'agent-prompt-draft-changes');
+
+  await page.getByRole('button', { name: 'Publish draft' }).click();
+  await expect(page.getByText('The draft was published as version 1.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Live prompts' }).click();
+  await expect(page.getByText('Version 1', { exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Guidelines' })).toContainText('Apologise once, then explain the refund steps.');
+  const live = await apiCall<{ serialized: { hcGuidelinePrompt: string; hcEmailChannelPrompt: string } }>('GET', `/v2/bots/${agent.id}/hc-prompt/public`);
+  expect(live.serialized.hcGuidelinePrompt, 'the agent answers with the published guidelines').toContain('Greet the customer by name.');
+
+  // A draft made from version 1, then version 2 saved by a script: publishing the draft is refused, then forced.
+  await page.getByRole('tab', { name: 'Drafts' }).click();
+  await page.getByRole('button', { name: 'New draft from the live prompts' }).click();
+  await expect(page.getByText('Made from version 1', { exact: false })).toBeVisible();
+  const current = await apiCall<Record<string, unknown>>('GET', `/v2/bots/${agent.id}/hc-prompt/public`);
+  await apiCall('POST', `/v2/bots/${agent.id}/hc-prompt`, { hcPlanningPrompt: current.hcPlanningPrompt, hcGuidelinePrompt: [], hcChannelPrompt: current.hcChannelPrompt });
+  await page.getByRole('button', { name: 'Publish draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('A version was saved since this draft was made');
+  await page.getByRole('button', { name: 'Publish anyway (overwrite the newer version)' }).click();
+  await expect(page.getByText('The draft was published as version 3.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'New draft from the live prompts' }).click();
+  await page.getByRole('button', { name: 'Discard draft' }).click();
+  await expect(page.getByText('The draft was discarded; the live prompts are unchanged.')).toBeVisible();
+  await expect(page.getByText('No open draft.', { exact: false })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Versions' }).click();
+  await page.getByRole('combobox', { name: 'Compare a saved version with the current prompts' }).click();
+  for (const version of [3, 2, 1]) await expect(page.getByRole('option', { name: new RegExp(`^Version ${version},`) }), `version ${version} in the history`).toBeVisible();
+  await expect(page.getByRole('option', { name: /^Version 3,.*from a draft/ })).toBeVisible();
 });

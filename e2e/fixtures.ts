@@ -87,3 +87,20 @@ export async function agentWithKnowledge(article: { title: string; mainKnowledge
   await apiCall('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
   return { agentId: agent.id, agentName, articleId: created.id };
 }
+
+/** Uploads a Markdown file as a source and waits until its ingestion completed; answers its id. */
+export async function ingestedFile(title: string, markdown: string): Promise<string> {
+  const form = new FormData();
+  form.append('title', title);
+  form.append('file', new Blob([markdown], { type: 'text/markdown' }), 'source.md');
+  const response = await fetch(`${server.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${server.key}` }, body: form });
+  expect(response.status, `uploading ${title}: ${await response.clone().text()}`).toBe(202);
+  const id = ((await response.json()) as { addedDocumentIds: string[] }).addedDocumentIds[0] ?? '';
+  await expect
+    .poll(async () => (await apiCall<{ linkedJobStatus: string | null }>('GET', `/v2/documents/public/${id}`)).linkedJobStatus, {
+      message: `ingestion of ${title}`,
+      timeout: 30_000,
+    })
+    .toBe('COMPLETED');
+  return id;
+}

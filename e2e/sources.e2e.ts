@@ -5,7 +5,7 @@ import { checkPage, expect, server, signIn, test, unique } from './fixtures.js';
 test('an uploaded file is ingested and its text shown; a refused page says why', async ({ page }) => {
   const title = unique('Warranty terms');
   await signIn(page);
-  await page.getByRole('link', { name: 'Sources' }).click();
+  await page.getByRole('link', { name: 'Sources', exact: true }).click();
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'File', exact: true }).click();
   await (await chooser).setFiles({
@@ -38,10 +38,22 @@ test('an uploaded file is ingested and its text shown; a refused page says why',
   await checkPage(page, 'source');
 });
 
+test('crawling a loopback site on a server that refuses private addresses says why', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/console/sources/crawl');
+  await page.getByRole('textbox', { name: 'Site URLs' }).fill('http://127.0.0.1:9/');
+  await page.getByRole('button', { name: 'Crawl' }).click();
+  const found = page.getByRole('region', { name: 'Pages found' });
+  await expect(found.getByText('The crawl found no page.')).toBeVisible({ timeout: 30_000 });
+  await expect(found.getByRole('status')).toContainText(/private|loopback|not allowed|refused/i);
+});
+
 test('a read-only key lists sources but cannot add any', async ({ page }) => {
   await signIn(page, server.readKey);
-  await page.getByRole('link', { name: 'Sources' }).click();
+  await page.getByRole('link', { name: 'Sources', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Sources', level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add pages' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Upload' })).toBeDisabled();
+  await page.getByRole('link', { name: 'Crawl a site and pick its pages' }).click();
+  await expect(page.getByRole('button', { name: 'Crawl' })).toBeDisabled();
 });

@@ -1,6 +1,7 @@
 // The Knowledge page (lazy-loaded): the folder tree beside the picked folder's articles, and an
 // article's own page. Paths are under /console/knowledge.
 import { Grid, Paper, Text, VisuallyHidden } from '@mantine/core';
+import { lazy } from 'react';
 import { Route, Switch, useLocation, useParams } from 'wouter';
 import { ErrorState, Loading } from '../../components/states';
 import { useTree } from './api';
@@ -8,6 +9,8 @@ import { ArticlePage } from './components/article-page';
 import { FolderArticles } from './components/folder-articles';
 import { FolderTree, findFolder } from './components/folder-tree';
 import { KnowledgeSearch } from './components/search';
+
+const GeneratePage = lazy(() => import('../generation/routes'));
 
 function Browse() {
   const params = useParams<{ folderId?: string }>();
@@ -44,6 +47,7 @@ export default function KnowledgePage() {
       <Switch>
         <Route path="/articles/:articleId" component={Article} />
         <Route path="/search" component={KnowledgeSearch} />
+        <Route path="/generate" component={GeneratePage} />
         <Route path="/folders/:folderId" component={Browse} />
         <Route path="/" component={Browse} />
       </Switch>

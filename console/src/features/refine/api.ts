@@ -18,7 +18,6 @@ export const refineKeys = {
   all: ['refine'] as const,
   reply: (eventId: string) => ['refine', 'reply', eventId] as const,
   session: (id: string) => ['refine', 'session', id] as const,
-  promptDraft: (id: string) => ['refine', 'prompt-draft', id] as const,
 };
 
 /** The reply's active session, or null when it has none (an ended session is not returned). */
@@ -37,14 +36,6 @@ export function useRefineSession(id: string | undefined) {
     enabled: id !== undefined,
     queryFn: () => call(api.GET('/v2/fix-review/sessions/{sessionId}/public', { params: { path: { sessionId: id ?? '' } } })),
     refetchInterval: (query) => (isRunning(query.state.data?.latestIteration) ? 1000 : false),
-  });
-}
-
-/** The prompt draft a change made (its sections, to compare with the live prompt). */
-export function usePromptDraft(agentId: string, draftId: string) {
-  return useQuery({
-    queryKey: refineKeys.promptDraft(draftId),
-    queryFn: () => call(api.GET('/v2/bots/{id}/hc-prompt/drafts/{draftId}/public', { params: { path: { id: agentId, draftId } } })),
   });
 }
 

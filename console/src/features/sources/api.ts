@@ -1,5 +1,5 @@
 // Query and mutation hooks of the Sources page: the list with its filters and keyset paging, one
-// source (polled while its job runs), adding URLs, uploading files, refreshing.
+// source (polled while its job runs), adding URLs, a site's deep crawl, uploading files, refreshing.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 import type { paths } from '../../api/schema';
@@ -74,6 +74,17 @@ export const useUpload = () =>
       }),
     ),
   );
+
+export interface CrawlInput {
+  links: string[];
+  limit: number;
+  maxDepth: number;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** Discovers a site's pages (nothing is created): the URLs found and what happened. */
+export const useCrawl = () => useMutation({ mutationFn: (body: CrawlInput) => call(api.POST('/v2/documents/public/deep-crawl/links', { body })) });
 
 export const useRefresh = () =>
   useSourceMutation((documentIds: string[]) => call(api.POST('/v2/documents/public/refresh', { body: { documentIds } })));

@@ -1,10 +1,11 @@
-// An agent's prompts: the current sections of each (or Parley's defaults), and its saved versions
-// compared with the current one.
-import { Badge, Group, Select, Stack, Text, Title } from '@mantine/core';
+// An agent's prompts: the live sections of each (or Parley's defaults), its drafts (edit, compare,
+// publish, discard), and its saved versions compared with the live one.
+import { Badge, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { DiffView } from '../../../components/diff-view';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { type AgentPrompt, usePrompt, usePromptHistory } from '../api';
+import { PromptDrafts } from './prompt-drafts';
 
 const SERIALIZED: [keyof AgentPrompt['serialized'], string][] = [
   ['hcPlanningPrompt', 'Planning prompt'],
@@ -52,7 +53,7 @@ function History({ agentId, current }: { agentId: string; current: AgentPrompt }
     <Stack gap="xs">
       <Select
         label="Compare a saved version with the current prompts"
-        data={history.data.map((v) => ({ value: String(v.version), label: `Version ${v.version}, ${v.createdAt ? new Date(v.createdAt).toLocaleString() : ''}` }))}
+        data={history.data.map((v) => ({ value: String(v.version), label: `Version ${v.version}, ${new Date(v.createdAt).toLocaleString()}${v.draftId ? ', from a draft' : ''}` }))}
         value={picked}
         onChange={setPicked}
         w={360}
@@ -69,14 +70,28 @@ export function AgentPrompts({ agentId }: { agentId: string }) {
   if (prompt.error) return <ErrorState error={prompt.error} title="The prompts could not be loaded" />;
   const p = prompt.data;
   return (
-    <Stack>
-      <Group gap="xs">
-        {p.isDefault ? <Badge color="gray">Parley's default prompts</Badge> : <Badge variant="outline">Version {p.version}</Badge>}
-      </Group>
-      <Sections title="Planning" sections={p.hcPlanningPrompt} />
-      <Sections title="Guidelines" sections={p.hcGuidelinePrompt} />
-      <Sections title="Channels" sections={p.hcChannelPrompt.map((s) => ({ ...s, title: `${s.title} (${s.channel})` }))} />
-      <History agentId={agentId} current={p} />
-    </Stack>
+    <Tabs defaultValue="live" keepMounted={false} variant="pills">
+      <Tabs.List aria-label="The agent's prompts">
+        <Tabs.Tab value="live">Live prompts</Tabs.Tab>
+        <Tabs.Tab value="drafts">Drafts</Tabs.Tab>
+        <Tabs.Tab value="versions">Versions</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="live" pt="md">
+        <Stack>
+          <Group gap="xs">
+            {p.isDefault ? <Badge color="gray">Parley's default prompts</Badge> : <Badge variant="outline">Version {p.version}</Badge>}
+          </Group>
+          <Sections title="Planning" sections={p.hcPlanningPrompt} />
+          <Sections title="Guidelines" sections={p.hcGuidelinePrompt} />
+          <Sections title="Channels" sections={p.hcChannelPrompt.map((s) => ({ ...s, title: `${s.title} (${s.channel})` }))} />
+        </Stack>
+      </Tabs.Panel>
+      <Tabs.Panel value="drafts" pt="md">
+        <PromptDrafts agentId={agentId} />
+      </Tabs.Panel>
+      <Tabs.Panel value="versions" pt="md">
+        <History agentId={agentId} current={p} />
+      </Tabs.Panel>
+    </Tabs>
   );
 }

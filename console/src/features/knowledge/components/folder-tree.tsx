@@ -140,9 +140,14 @@ export function FolderTree({ selectedId, onSelect }: { selectedId?: string; onSe
 
   return (
     <Box component="section" aria-label="Folders">
-      <Text size="sm" mb="xs">
-        <Link href="/search">Search knowledge</Link>
-      </Text>
+      <Group gap="md" mb="xs">
+        <Text size="sm">
+          <Link href="/search">Search knowledge</Link>
+        </Text>
+        <Text size="sm">
+          <Link href="/generate">Generate from sources</Link>
+        </Text>
+      </Group>
       <Group justify="space-between" mb="xs">
         <Text fw={700}>Folders</Text>
         <WriteButton size="xs" variant="light" onClick={() => setDialog('new')}>

@@ -3,7 +3,8 @@
 import { Alert, Badge, Box, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Empty, Loading } from '../../../components/states';
 import { type Change, type Iteration, isRunning, type NoteWarning, type RefineSession } from '../api';
-import { ArticleDraftDiff, PromptDraftDiff } from './draft-diff';
+import { PromptDraftDiff } from '../../agents/components/prompt-draft-diff';
+import { ArticleDraftDiff } from './draft-diff';
 
 // Filled badges in shade 9 (gray 7): white text on them meets WCAG's 4.5:1, as the trace panel's do.
 const STATES: Record<Iteration['status'], { label: string; color: string }> = {

@@ -1,6 +1,7 @@
 // Adding sources: web pages by URL (one per line) and a file upload.
-import { Button, FileInput, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, FileInput, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useAddUrls, useUpload } from '../api';
@@ -13,9 +14,14 @@ export function AddSources() {
   const [title, setTitle] = useState('');
   return (
     <Paper withBorder p="sm">
-      <Title order={2} size="h5" mb="xs">
-        Add sources
-      </Title>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h5">
+          Add sources
+        </Title>
+        <Anchor component={Link} href="/crawl" size="sm">
+          Crawl a site and pick its pages
+        </Anchor>
+      </Group>
       <Group align="start" grow>
         <form
           aria-label="Add web pages"

@@ -1,5 +1,5 @@
 // The sources of the workspace with the list route's filters and keyset paging both ways.
-import { Checkbox, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
@@ -25,9 +25,14 @@ export function SourceList() {
   const backwards = page.direction === 'previous';
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Sources
-      </Title>
+      <Group justify="space-between" align="end">
+        <Title order={1} size="h2">
+          Sources
+        </Title>
+        <Anchor component={Link} href="~/console/knowledge/generate" size="sm">
+          Make articles from sources
+        </Anchor>
+      </Group>
       <AddSources />
       <Group align="end" gap="sm" component="form" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Select label="Kind" data={[...KINDS]} value={filters.source ?? null} onChange={(v) => change({ source: (v ?? undefined) as SourceFilters['source'] })} clearable w={150} />

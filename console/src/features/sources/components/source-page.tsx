@@ -7,6 +7,7 @@ import { WriteButton } from '../../../components/write-button';
 import { useRefresh, useSource } from '../api';
 import { SourceStatus } from './source-status';
 import { BackLink } from '../../../components/back-link';
+import { operationText } from '../../../components/job-state';
 
 export function SourcePage({ id }: { id: string }) {
   const source = useSource(id);
@@ -43,7 +44,7 @@ export function SourcePage({ id }: { id: string }) {
             <Anchor component={Link} href={`~/console/knowledge/articles/${s.linkedKnowledgeId}`}>
               The article made from this source
             </Anchor>
-            {s.linkedOperation && ` (${s.linkedOperation.replace(/_/g, ' ').toLowerCase()})`}
+            {s.linkedOperation && ` (${operationText(s.linkedOperation)})`}
             {s.changed && ', and the source changed since'}
             {s.linkedReason && `: ${s.linkedReason}`}
           </Text>
