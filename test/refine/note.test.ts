@@ -118,6 +118,16 @@ describe('what customers never read', () => {
     assert.deepEqual([anymore.facts, anymore.oldValues], [['Delivery is free over $30.'], ['$50']]);
   });
 
+  it('leaves out what speaks to the team about keeping the knowledge', () => {
+    const r = readNote("My bad, we forgot to update the FAQ when prices went up. A birthday cake now costs $45.");
+    assert.deepEqual(r.facts, ['A birthday cake now costs $45.'], JSON.stringify(r));
+    assert.equal(r.warnings.length, 1, JSON.stringify(r.warnings));
+    assert.match(r.warnings[0]!.message, /^Left out: this part speaks to the team/, r.warnings[0]!.message);
+    assert.deepEqual(facts("Someone changed the delivery page by mistake. We deliver within 10 miles of the shop."), ['We deliver within 10 miles of the shop.']);
+    // A fact about the website is still a fact.
+    assert.deepEqual(facts('Our website lists every cake with its allergens.'), ['Our website lists every cake with its allergens.']);
+  });
+
   it('never makes a fact of a sentence that still speaks to the agent', () => {
     const r = readNote('The agent should know our wedding cake tastings.');
     assert.ok(r.facts.every((f) => !/\bagent\b|\bshould\b/i.test(f)), JSON.stringify(r.facts));

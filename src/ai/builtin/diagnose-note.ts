@@ -65,6 +65,12 @@ const OLD_CLAUSE =
  */
 const TO_THE_AGENT =
   /^(?:so\s+|and\s+)?(?:the\s+)?(?:bot|agent|assistant|ai|answer|reply|you|it)\s+(?:should|must|needs?\s+to|ought\s+to|has\s+to|have\s+to)\s+(?:also\s+)?(?:know|say|mention|tell|include|remember|be aware of)\b(?:\s+(?:it|this|that|them|about it|about this|customers|people))?[\s.!]*$/i;
+/**
+ * A sentence about how the knowledge was kept, to the team: "nobody updated the page after the
+ * spring change", "we forgot to change the FAQ", "this one's on us", "my bad". Never customers' text.
+ */
+const UPKEEP =
+  /\b(?:nobody|no one|noone|someone|somebody|we|i|they|you)\s+(?:\w+\s+){0,2}(?:updated|update|forgot|fixed|fix|changed|edited|touched|missed)\b(?:\s+\w+){0,3}\s+(?:page|article|faq|help\s*cent(?:er|re)|docs?|documentation|site|website|knowledge(?:\s*base)?|kb|text|copy|entry)\b|\b(?:(?:this|that)(?:\s+one)?(?:'s|’s|\s+is|\s+was)\s+on\s+(?:us|me)|my bad|our bad|our mistake|my mistake)\b/i;
 /** Words for the agent left in a fact: it is not written for customers. */
 const STILL_TO_THE_AGENT = /\b(?:the\s+)?(?:bot|agent|assistant)\b.*\b(?:should|must|needs?\s+to|ought\s+to)\b|\btell\s+(?:the\s+)?(?:customers?|them|people)\b|\b(?:article|answer|reply)\s+(?:is|was)\s+(?:outdated|wrong|incorrect)\b/i;
 /** Asides on when something changed: "since last year", "since the relaunch", trailing "anymore", "too". */
@@ -113,6 +119,10 @@ export function readNote(note: string, vocabulary = ''): NoteReading {
   for (const raw of splitSentences(text)) {
     const original = raw.trim();
     if (JUDGEMENT.test(original) || TO_THE_AGENT.test(original)) continue;
+    if (UPKEEP.test(original) && factValues(original).length === 0) {
+      out.warnings.push({ fragment: original, message: 'Left out: this part speaks to the team about how the knowledge was kept, not to customers.' });
+      continue;
+    }
     const read = factOf(original, out.oldValues);
     if (read === null) continue;
     const fact = read.text;
