@@ -3,6 +3,7 @@
 import { Alert, Badge, Box, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Empty, Loading } from '../../../components/states';
 import { type Change, type Iteration, isRunning, type NoteWarning, type RefineSession } from '../api';
+import { useArticlesById } from '../../knowledge/api';
 import { ArticleDraftDiff, PromptDraftDiff } from './draft-diff';
 
 // Filled badges in shade 9 (gray 7): white text on them meets WCAG's 4.5:1, as the trace panel's do.
@@ -101,6 +102,12 @@ function Answer({ label, text }: { label: string; text: string | null | undefine
 export function IterationView({ session, iteration }: { session: RefineSession; iteration: Iteration }) {
   // Drafts exist while the iteration is ready in an active session; publish applies them, close discards them.
   const showDrafts = session.status === 'active' && iteration.status === 'ready';
+  // Every article draft and the live article it changes in one request, not two per change.
+  const articleIds = showDrafts
+    ? iteration.changes.flatMap((c) => (c.draftArticleId ? [c.draftArticleId, ...(c.rootCause.target.articleId ? [c.rootCause.target.articleId] : [])] : []))
+    : [];
+  const articles = useArticlesById(articleIds);
+  const draftsHere = articleIds.length === 0 || articles.data !== undefined || articles.error !== null;
   return (
     <Stack component="section" aria-label={`Iteration ${iteration.iterationNumber}`}>
       <Group gap="xs">
@@ -132,8 +139,9 @@ export function IterationView({ session, iteration }: { session: RefineSession; 
           {iteration.changes.length === 0 ? (
             <Empty>No change was proposed.</Empty>
           ) : (
-            iteration.changes.map((change) => <ChangeView key={change.id} change={change} agentId={session.botId} showDrafts={showDrafts} />)
+            iteration.changes.map((change) => <ChangeView key={change.id} change={change} agentId={session.botId} showDrafts={showDrafts && draftsHere} />)
           )}
+          {showDrafts && !draftsHere && <Loading label="Loading the drafts…" />}
         </Stack>
       )}
       {iteration.newAnswerSnapshot && (
