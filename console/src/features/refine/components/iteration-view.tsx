@@ -37,7 +37,8 @@ export function IterationState({ iteration }: { iteration: Iteration }) {
 function Warnings({ warnings, title }: { warnings: NoteWarning[]; title: string }) {
   if (warnings.length === 0) return null;
   return (
-    <Alert color="yellow" title={title} role="note">
+    // The title in the text colour: Mantine's yellow title on the yellow background is 2.7:1 (axe).
+    <Alert color="yellow" title={title} role="note" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
       <List size="sm">
         {warnings.map((w, i) => (
           <List.Item key={i}>
@@ -131,7 +132,8 @@ export function IterationView({ session, iteration }: { session: RefineSession; 
       )}
       {iteration.summary && <Text size="sm">{iteration.summary}</Text>}
       <Warnings warnings={iteration.warnings} title="Parts of the note that were not understood" />
-      {!isRunning(iteration) && (
+      {/* A failed iteration made no change: its error says why. */}
+      {!isRunning(iteration) && !(iteration.status === 'failed' && iteration.changes.length === 0) && (
         <Stack gap="sm" component="section" aria-label="Changes">
           <Title order={4} size="h5">
             Changes
