@@ -4,6 +4,7 @@
 // page, the time from navigation start to its first row (BENCH_RUNS loads, default 20, after 2
 // warm-ups) and the API calls it makes to render. Prints the table; raw numbers in bench/results/.
 import { chromium, type Page, type Request } from '@playwright/test';
+import os from 'node:os';
 import { CHROMIUM_FLAGS } from '../../e2e/playwright.config.js';
 import { exitOnSignals, positiveIntEnv, type RunningServer, tempDataDir, writeResults } from '../support.js';
 import { seedConsoleWorkspace, type Seeded } from './seed.js';
@@ -23,6 +24,8 @@ interface PageResult {
   maxMs: number;
   /** API requests (paths under /v2/) of one load, in the order sent. */
   calls: string[];
+  /** Each call of the page alone, from Node (no browser): p50 ms of 20 requests, the server's time and the loopback's. */
+  callMs: number[];
   times: number[];
   /** Of the last load: the document, then each resource's start and end (ms since navigation start). */
   timeline: string[];
@@ -42,6 +45,7 @@ function cases(s: Seeded): PageCase[] {
     { name: 'Knowledge search', path: '/console/knowledge/search', firstRow: 'form[aria-label="Knowledge search"]' },
     { name: `Refine with AI (an iteration: ${s.refine.iteration})`, path: `/console/refine/${s.refine.conversationId}/${s.refine.eventId}`, firstRow: 'section[aria-label="Iteration 1"]' },
     { name: 'Sources', path: '/console/sources', firstRow: 'table[aria-label="Sources"] tbody tr' },
+    { name: 'A source', path: `/console/sources/${s.sourceId}`, firstRow: 'section[aria-label="Extracted text"]' },
     { name: 'Agents', path: '/console/agents', firstRow: 'table[aria-label="Agents"] tbody tr' },
     { name: 'Agent (folders)', path: `/console/agents/${s.agentIds[0]}`, firstRow: 'fieldset input[type="checkbox"]' },
     { name: 'Try the agent', path: '/console/try', firstRow: 'form[aria-label="Message to the agent"]' },
@@ -69,8 +73,11 @@ const WATCH_FIRST_ROW = `(() => {
 interface BenchWindow {
   benchFirstRow?: number;
   sessionStorage: { setItem(key: string, value: string): void };
-  performance: { getEntriesByType(type: string): { name: string; startTime: number; responseEnd: number; domContentLoadedEventEnd: number }[] };
+  performance: { getEntriesByType(type: string): { name: string; startTime: number; responseEnd: number; encodedBodySize: number; domContentLoadedEventEnd: number }[] };
 }
+
+/** The body of each POST a page sent, by its call, to send it again when timing the calls alone. */
+const bodies = new Map<string, string | undefined>();
 
 /** One full load of `path` (the key restored from sessionStorage, assets from the HTTP cache): ms to the first row, and the API calls. */
 async function load(page: Page, origin: string, c: PageCase): Promise<{ ms: number; calls: string[]; timeline: string[] }> {
@@ -78,7 +85,10 @@ async function load(page: Page, origin: string, c: PageCase): Promise<{ ms: numb
   const calls: string[] = [];
   const onRequest = (request: Request) => {
     const url = new URL(request.url());
-    if (url.origin === origin && url.pathname.startsWith('/v2/')) calls.push(`${request.method()} ${url.pathname}${url.search}`);
+    if (url.origin === origin && url.pathname.startsWith('/v2/')) {
+      calls.push(`${request.method()} ${url.pathname}${url.search}`);
+      bodies.set(`${request.method()} ${url.pathname}${url.search}`, request.postData() ?? undefined);
+    }
   };
   page.on('request', onRequest);
   try {
@@ -93,7 +103,9 @@ async function load(page: Page, origin: string, c: PageCase): Promise<{ ms: numb
       const [navigation] = perf.getEntriesByType('navigation');
       return [
         ...(navigation ? [`document ${navigation.responseEnd.toFixed(0)}, DOMContentLoaded ${navigation.domContentLoadedEventEnd.toFixed(0)}`] : []),
-        ...perf.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}`),
+        ...perf
+          .getEntriesByType('resource')
+          .map((r) => `${new URL(r.name).pathname} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}${r.encodedBodySize > 50_000 ? ` (${Math.round(r.encodedBodySize / 1024)} KB)` : ''}`),
       ];
     });
     return { ms, calls, timeline };
@@ -106,6 +118,29 @@ async function load(page: Page, origin: string, c: PageCase): Promise<{ ms: numb
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+/** Times each call of the pages alone (20 sequential requests, p50), sent from Node with the key. */
+async function timeCalls(server: RunningServer, results: PageResult[]): Promise<void> {
+  for (const result of results) {
+    for (const call of result.calls) {
+      const [method, route] = call.split(' ') as [string, string];
+      const body = bodies.get(call);
+      const times: number[] = [];
+      for (let i = 0; i < 22; i += 1) {
+        const started = performance.now();
+        const response = await fetch(`${server.url}${route}`, {
+          method,
+          headers: { authorization: `Bearer ${server.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body,
+        });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${call} answered ${response.status}`);
+        if (i >= 2) times.push(performance.now() - started);
+      }
+      result.callMs.push(percentile(times.sort((a, b) => a - b), 50));
+    }
+  }
 }
 
 async function measure(server: RunningServer, seeded: Seeded, runs: number): Promise<PageResult[]> {
@@ -129,7 +164,7 @@ async function measure(server: RunningServer, seeded: Seeded, runs: number): Pro
       }
       const { calls, timeline } = last;
       const sorted = [...times].sort((a, b) => a - b);
-      results.push({ name: c.name, path: c.path, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1) ?? 0, calls, times, timeline });
+      results.push({ name: c.name, path: c.path, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1) ?? 0, calls, callMs: [], times, timeline });
       process.stderr.write(`bench: console: ${c.name}: p50 ${percentile(sorted, 50).toFixed(0)} ms, ${calls.length} API call(s); last load: ${timeline.join(', ')}\n`);
     }
     return results;
@@ -158,8 +193,14 @@ async function main(): Promise<number> {
     const { server, seeded } = await seedConsoleWorkspace({ ...SERVER_ENV, PARLEY_DATA_DIR: data.path }, settings);
     const seedMs = performance.now() - seedStarted;
     let results: PageResult[];
+    // The machine's load (1-minute average) when the pages were measured: other work on it slows them.
+    let loadBefore = 0;
+    let loadAfter = 0;
     try {
+      loadBefore = os.loadavg()[0] ?? 0;
       results = await measure(server, seeded, runs);
+      await timeCalls(server, results);
+      loadAfter = os.loadavg()[0] ?? 0;
     } finally {
       await server.stop();
     }
@@ -168,14 +209,19 @@ async function main(): Promise<number> {
       `Console at scale on PGlite: ${seeded.counts.conversations} conversations (${seeded.counts.events} events, ${seeded.counts.templates} held through Generate Answer, the rest cloned over 30 days), ` +
         `${seeded.counts.articles} articles in ${seeded.counts.folders} folders. Seeded in ${(seedMs / 1000).toFixed(0)} s ` +
         `(tree import ${(t.importMs / 1000).toFixed(1)} s, conversations ${(t.templatesMs / 1000).toFixed(1)} s, Refine ${(t.refineMs / 1000).toFixed(1)} s, clones ${(t.cloneMs / 1000).toFixed(1)} s).`,
-      `Navigation start to the first row painted, ${runs} full loads per page (the key restored from sessionStorage, assets from the HTTP cache); API calls of one load.`,
+      `Navigation start to the first row painted, ${runs} full loads per page (the key restored from sessionStorage, assets from the HTTP cache); API calls of one load. ` +
+        `Load average of the ${os.availableParallelism()}-core machine: ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
       '',
-      '| Page | p50 ms | p95 ms | max ms | API calls | Calls |',
+      '| Page | p50 ms | p95 ms | max ms | API calls | Calls (each alone from Node, p50 ms) |',
       '| - | -: | -: | -: | -: | - |',
-      ...results.map((r) => `| ${r.name} | ${r.p50Ms.toFixed(0)} | ${r.p95Ms.toFixed(0)} | ${r.maxMs.toFixed(0)} | ${r.calls.length} | ${r.calls.map(shortCall).join(', ')} |`),
+      ...results.map(
+        (r) =>
+          `| ${r.name} | ${r.p50Ms.toFixed(0)} | ${r.p95Ms.toFixed(0)} | ${r.maxMs.toFixed(0)} | ${r.calls.length} | ` +
+          `${r.calls.map((c, i) => `${shortCall(c)} (${(r.callMs[i] ?? 0).toFixed(0)})`).join(', ')} |`,
+      ),
     ];
     process.stdout.write(`\n${lines.join('\n')}\n`);
-    await writeResults('console', startedAt, { settings, runs, seeded, seedMs, results });
+    await writeResults('console', startedAt, { settings, runs, seeded, seedMs, loadAverage: { before: loadBefore, after: loadAfter }, results });
     const over = results.filter((r) => r.calls.length > API_CALL_AIM || r.p50Ms > FIRST_PAGE_AIM_MS);
     for (const r of over) process.stdout.write(`over the aim (${FIRST_PAGE_AIM_MS} ms, ${API_CALL_AIM} calls): ${r.name}\n`);
     return 0;

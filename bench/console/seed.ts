@@ -25,6 +25,8 @@ export interface Seeded {
   /** The folder holding the most live articles (the article list measured). */
   busiestFolderId: string;
   articleId: string;
+  /** An uploaded source. */
+  sourceId: string;
   /** A conversation with a hand-over, a human reply and an internal comment. */
   conversationId: string;
   /** A reply with an active Refine with AI session whose iteration is ready. */
@@ -243,6 +245,8 @@ async function seedThroughApi(server: RunningServer, settings: SeedSettings, tim
     if (!response.ok) throw new Error(`uploading a source answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
   }
 
+  const sources = await api<{ documents: { id: string }[] }>(server, 'GET', '/v2/documents/public?limit=1');
+
   let started = performance.now();
   const held: Awaited<ReturnType<typeof holdConversation>>[] = [];
   await pool(Array.from({ length: settings.templates }, (_, i) => i), 3, async (i) => {
@@ -275,6 +279,7 @@ async function seedThroughApi(server: RunningServer, settings: SeedSettings, tim
     articleId: tree.articles.find((a) => a.parentFolderId === busiestFolderId && !a.isDraft)!.id,
     conversationId: shown.id,
     refine: { conversationId: answered.id, eventId: reply.id, iteration },
+    sourceId: sources.documents[0]!.id,
     folders: tree.folders.length,
   };
 }
