@@ -9,7 +9,7 @@ import { ApiError } from '../api/client';
 import { Loading } from '../components/states';
 import { SignIn } from '../features/workspace/sign-in';
 import { Layout } from './layout';
-import { loadedPage, loadPage, type PageName, preloadPage } from './pages';
+import { loadedPage, loadPage, type PageName, preloadCurrentPage } from './pages';
 import { hasKeptKey, SessionProvider, useSessionState } from './session';
 
 /**
@@ -32,7 +32,7 @@ const SourcesPage = page('sources');
 const RefinePage = page('refine');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
-if (hasKeptKey()) preloadPage(window.location.pathname.replace(/^\/console/, ''));
+if (hasKeptKey()) preloadCurrentPage();
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });

@@ -1,6 +1,7 @@
 // Each page's code, fetched once (Vite splits it into its own chunks). app.tsx renders a page at
-// once when its code is here, and fetches it ahead: at startup for the page the URL opens (while
-// the kept key is verified) and when a link to the page in the navigation is pointed at or focused.
+// once when its code is here, and fetches it ahead: for the page the URL opens while a key is
+// checked (the one kept in the tab at startup, or the one just entered to sign in), and when a link
+// to the page in the navigation is pointed at or focused.
 import type { ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
@@ -48,4 +49,9 @@ export function pageOf(path: string): PageName {
 /** Starts fetching the code of the page at `path` (no-op when it is here or on its way). */
 export function preloadPage(path: string): void {
   loadPage(pageOf(path)).catch(() => undefined);
+}
+
+/** Starts fetching the code of the page the browser's URL opens (`/console/...`). */
+export function preloadCurrentPage(): void {
+  preloadPage(window.location.pathname.replace(/^\/console/, ''));
 }
