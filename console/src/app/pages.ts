@@ -1,7 +1,7 @@
 // Each page's code, fetched once (Vite splits it into its own chunks). app.tsx renders a page at
 // once when its code is here, and fetches it ahead: for the page the URL opens while a key is
 // checked (the one kept in the tab at startup, or the one just entered to sign in), and when a link
-// to the page in the navigation is pointed at or focused.
+// to the page (in the navigation, a reply's Refine with AI) is pointed at or focused.
 import type { ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
