@@ -14,6 +14,7 @@ import {
   abortRun,
   availableBackends,
   exitOnSignals,
+  importTree,
   positiveIntEnv,
   onServer,
   type RunningServer,
@@ -91,21 +92,6 @@ async function api<T>(server: RunningServer, method: string, route: string, body
   return { body: JSON.parse(text) as T, bytes: Buffer.byteLength(text) };
 }
 
-async function importTree(server: RunningServer, csv: string): Promise<number> {
-  const form = new FormData();
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'tree.csv');
-  const started = performance.now();
-  const response = await fetch(`${server.url}/v2/knowledge/public/tree/persist`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.apiKey}` },
-    body: form,
-    signal: AbortSignal.timeout(600_000),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`tree import answered ${response.status}: ${text.slice(0, 300)}`);
-  return performance.now() - started;
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
@@ -134,7 +120,7 @@ async function benchBackend(backend: Backend, settings: Settings): Promise<Backe
   const report: BackendReport = { backend: backend.name, importMs: 0, cases: [] };
   return onServer(backend, report, async (server) => {
     process.stderr.write(`bench: ${backend.name}: importing ${settings.articles} articles in ${settings.folders} folders\n`);
-    report.importMs = await importTree(server, writeTreeFile(treeRows(settings)));
+    report.importMs = (await importTree(server, writeTreeFile(treeRows(settings)))).ms;
     const snapshot = await api<{ snapshotObjV2: { id: string }[] }>(server, 'GET', '/v2/hc-folders/public');
     const agent = await api<{ id: string }>(server, 'POST', '/v2/bots/public', { name: 'bench' });
     const assigned = snapshot.body.snapshotObjV2.slice(0, 5).map((f) => ({ folderId: f.id, botId: agent.body.id, action: 'ADD' }));

@@ -279,6 +279,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
 }
 
+/**
+ * Imports a knowledge tree file (`POST /v2/knowledge/public/tree/persist`, one request): answers
+ * the route's body and how long it took.
+ */
+export async function importTree<T>(server: RunningServer, csv: string): Promise<{ body: T; ms: number }> {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'tree.csv');
+  const started = performance.now();
+  const response = await fetch(`${server.url}/v2/knowledge/public/tree/persist`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}` },
+    body: form,
+    signal: AbortSignal.timeout(600_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`tree import answered ${response.status}: ${text.slice(0, 300)}`);
+  return { body: JSON.parse(text) as T, ms: performance.now() - started };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Data stores.
 

@@ -104,3 +104,36 @@ export async function ingestedFile(title: string, markdown: string): Promise<str
     .toBe('COMPLETED');
   return id;
 }
+
+/** An article that states an outdated fact (14 days), and the note that corrects it. */
+export const RETURNS = {
+  title: 'Returns',
+  mainKnowledge: 'Returns are accepted within 14 days of delivery. The return label is free.',
+  questions: ['How long do I have to return an item?'],
+};
+export const RETURNS_NOTE = 'This is wrong: returns are accepted within 45 days, not 14 days';
+
+/** A conversation whose agent reply states the outdated 14 days, asked through Generate Answer. */
+export async function wrongAnswer(): Promise<{ conversationId: string; eventId: string; articleId: string }> {
+  const { agentId, articleId } = await agentWithKnowledge(RETURNS);
+  const events = await apiCall<{ interactionId: string; id: string; role: string; message: string }[]>('POST', '/v2/hc-interactions/events/public', {
+    content: 'How long do I have to return an item?',
+    botId: agentId,
+  });
+  const reply = events.find((e) => e.role === 'parleybot');
+  expect(reply?.message, 'the agent answers from the Returns article').toContain('14 days');
+  return { conversationId: reply?.interactionId ?? '', eventId: reply?.id ?? '', articleId };
+}
+
+/** Starts a Refine with AI iteration through the API and waits until it has ended; answers its status. */
+export async function refineThroughApi(conversationId: string, eventId: string, feedbackNote: string): Promise<string> {
+  const started = await apiCall<{ sessionId: string }>('POST', `/v2/fix-review/interactions/${conversationId}/events/${eventId}/sessions/iterations/public`, { feedbackNote });
+  let status = '';
+  await expect
+    .poll(async () => {
+      status = (await apiCall<{ latestIteration: { status: string } | null }>('GET', `/v2/fix-review/sessions/${started.sessionId}/public`)).latestIteration?.status ?? '';
+      return ['queued', 'generating_changes', 'replaying'].includes(status);
+    }, { message: `the iteration for "${feedbackNote}" ends` })
+    .toBe(false);
+  return status;
+}

@@ -3,7 +3,7 @@
 import { defineConfig } from '@playwright/test';
 
 /** Chromium's own connections (updates, sync, QUIC) would be refused on a closed network and slow it. */
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -1,26 +1,8 @@
 // Refine with AI from an agent reply: a note corrects a wrong fact, the change is shown with its root
 // cause and a diff against the live article, the replayed answer beside the original, publish makes
-// the article right; a stale draft's 409 names the draft; a read-only key reads the session only.
-import { agentWithKnowledge, apiCall, checkPage, expect, server, signIn, test } from './fixtures.js';
-
-const RETURNS = {
-  title: 'Returns',
-  mainKnowledge: 'Returns are accepted within 14 days of delivery. The return label is free.',
-  questions: ['How long do I have to return an item?'],
-};
-const NOTE = 'This is wrong: returns are accepted within 45 days, not 14 days';
-
-/** A conversation whose agent reply states the outdated 14 days, asked through Generate Answer. */
-async function wrongAnswer(): Promise<{ conversationId: string; eventId: string; articleId: string }> {
-  const { agentId, articleId } = await agentWithKnowledge(RETURNS);
-  const events = await apiCall<{ interactionId: string; id: string; role: string; message: string }[]>('POST', '/v2/hc-interactions/events/public', {
-    content: 'How long do I have to return an item?',
-    botId: agentId,
-  });
-  const reply = events.find((e) => e.role === 'parleybot');
-  expect(reply?.message).toContain('14 days');
-  return { conversationId: reply?.interactionId ?? '', eventId: reply?.id ?? '', articleId };
-}
+// the article right; a stale draft's 409 names the draft; a read-only key reads the session only;
+// an iteration that ends with no change, and one that fails.
+import { apiCall, checkPage, expect, refineThroughApi, RETURNS, RETURNS_NOTE as NOTE, server, signIn, test, unique, wrongAnswer } from './fixtures.js';
 
 async function liveArticle(id: string): Promise<{ mainKnowledge: string }> {
   const [article] = await apiCall<{ mainKnowledge: string }[]>('POST', '/v2/hc-articles/ids/public', { articleIds: [id] });
@@ -106,12 +88,7 @@ test('publishing a draft whose live article changed shows the 409 naming the dra
 
 test('a read-only key sees a session with its change and answers, and cannot refine, publish or close', async ({ page }) => {
   const { conversationId, eventId } = await wrongAnswer();
-  const started = await apiCall<{ sessionId: string }>('POST', `/v2/fix-review/interactions/${conversationId}/events/${eventId}/sessions/iterations/public`, {
-    feedbackNote: NOTE,
-  });
-  await expect
-    .poll(async () => (await apiCall<{ latestIteration: { status: string } | null }>('GET', `/v2/fix-review/sessions/${started.sessionId}/public`)).latestIteration?.status)
-    .toBe('ready');
+  expect(await refineThroughApi(conversationId, eventId, NOTE), 'the iteration ends ready').toBe('ready');
 
   await signIn(page, server.readKey);
   await page.goto(`/console/conversations/${conversationId}`);
@@ -124,4 +101,47 @@ test('a read-only key sees a session with its change and answers, and cannot ref
   await expect(page.getByRole('button', { name: 'Close the session' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Start another iteration' })).toBeDisabled();
   await checkPage(page, 'refine-with-ai-read-only');
+});
+
+test('a note that states no fact ends with no change: the summary and the part not understood, nothing to publish', async ({ page }) => {
+  const { conversationId, eventId } = await wrongAnswer();
+  await signIn(page);
+  await page.goto(`/console/refine/${conversationId}/${eventId}`);
+  await page.getByRole('textbox', { name: 'What was wrong with this answer?' }).fill('Be a bit friendlier.');
+  await page.getByRole('button', { name: 'Refine' }).click();
+  const iteration = page.getByRole('region', { name: 'Iteration 1' });
+  await expect(iteration.getByText('No change', { exact: true })).toBeVisible();
+  await expect(iteration).toContainText('The feedback states no fact and no step the agent should have taken: nothing to change.');
+  const notUnderstood = iteration.getByRole('note').filter({ hasText: 'Parts of the note that were not understood' });
+  await expect(notUnderstood).toContainText('“Be a bit friendlier.”: This reads as an instruction on how to answer, not as a fact');
+  await expect(iteration.getByRole('region', { name: 'Changes' })).toContainText('No change was proposed.');
+  await expect(iteration.getByRole('region', { name: 'Replayed answer' }), 'nothing was replayed').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Publish' }), 'nothing to publish').toHaveCount(0);
+  // The session stays open for a better note.
+  await expect(page.getByRole('textbox', { name: 'A new note for another iteration' })).toBeVisible();
+  await checkPage(page, 'refine-with-ai-no-change');
+});
+
+test('an iteration that fails shows the reason, and another note can follow', async ({ page }) => {
+  // An agent without knowledge folders hands the question over; a note giving the missing fact
+  // would add an article, and the agent has no folder to put it in.
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: unique('No folders') });
+  const events = await apiCall<{ interactionId: string; id: string; role: string; handover: boolean }[]>('POST', '/v2/hc-interactions/events/public', {
+    content: 'Do you ship to Mexico?',
+    botId: agent.id,
+  });
+  const reply = events.find((e) => e.role === 'parleybot');
+  expect(reply?.handover, 'the agent without knowledge hands over').toBe(true);
+  await signIn(page);
+  await page.goto(`/console/conversations/${reply?.interactionId}`);
+  await page.getByRole('region', { name: 'Transcript' }).getByRole('link', { name: 'Refine with AI' }).click();
+  await page.getByRole('textbox', { name: 'What was wrong with this answer?' }).fill('We ship to Mexico: delivery takes 5 days.');
+  await page.getByRole('button', { name: 'Refine' }).click();
+  const iteration = page.getByRole('region', { name: 'Iteration 1' });
+  await expect(iteration.getByText('Failed', { exact: true })).toBeVisible();
+  await expect(iteration.getByRole('alert').filter({ hasText: 'The iteration failed' })).toContainText('the agent has no folder to add an article to');
+  await expect(iteration.getByRole('region', { name: 'Changes' }), 'a failed iteration lists no changes').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Publish' })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'A new note for another iteration' })).toBeVisible();
+  await checkPage(page, 'refine-with-ai-failed');
 });

@@ -61,6 +61,7 @@ test('the inbox filters by status and opens a transcript where a reply gets feed
   const reply = transcript.getByRole('article', { name: /^Agent at/ }).first();
   await reply.getByRole('button', { name: 'Show trace' }).click();
   await expect(reply.getByRole('region', { name: 'Knowledge hits' })).toContainText('Used in the answer');
+  await checkPage(page, 'conversation-trace');
   await reply.getByRole('button', { name: 'Feedback' }).click();
   await reply.getByRole('combobox', { name: 'Rating' }).click();
   await page.getByRole('option', { name: '5' }).click();

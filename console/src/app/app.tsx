@@ -3,20 +3,36 @@
 import { createTheme, type CSSVariablesResolver, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { type ComponentType, createElement, lazy, Suspense } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { ApiError } from '../api/client';
 import { Loading } from '../components/states';
 import { SignIn } from '../features/workspace/sign-in';
 import { Layout } from './layout';
-import { SessionProvider, useSessionState } from './session';
+import { loadedPage, loadPage, type PageName, preloadCurrentPage } from './pages';
+import { hasKeptKey, SessionProvider, useSessionState } from './session';
 
-const KnowledgePage = lazy(() => import('../features/knowledge/routes'));
-const ConversationsPage = lazy(() => import('../features/conversations/routes'));
-const TryAgentPage = lazy(() => import('../features/try/routes'));
-const AgentsPage = lazy(() => import('../features/agents/routes'));
-const SourcesPage = lazy(() => import('../features/sources/routes'));
-const RefinePage = lazy(() => import('../features/refine/routes'));
+/**
+ * A page rendered at once when its code is here (pages.ts fetches it ahead), else lazily: a page
+ * that suspends shows "Loading the page…", and React keeps a shown Suspense fallback on screen for
+ * at least 300 ms (its throttle), which on a first load cost more than all of the page's API calls.
+ */
+function page(name: PageName): ComponentType {
+  const Lazy = lazy(() => loadPage(name));
+  return function Page() {
+    return createElement(loadedPage(name) ?? Lazy);
+  };
+}
+
+const KnowledgePage = page('knowledge');
+const ConversationsPage = page('conversations');
+const TryAgentPage = page('try');
+const AgentsPage = page('agents');
+const SourcesPage = page('sources');
+const RefinePage = page('refine');
+
+// A key kept in this tab: the page the URL opens is fetched while the key is verified.
+if (hasKeptKey()) preloadCurrentPage();
 
 /** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
 const theme = createTheme({ primaryShade: 8 });

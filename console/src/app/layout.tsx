@@ -2,6 +2,7 @@
 import { AppShell, Badge, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { preloadPage } from './pages';
 import { useSession } from './session';
 
 const PAGES = [
@@ -51,6 +52,8 @@ export function Layout({ children }: { children: ReactNode }) {
             label={page.label}
             active={location.startsWith(page.path)}
             aria-current={location.startsWith(page.path) ? 'page' : undefined}
+            onPointerEnter={() => preloadPage(page.path)}
+            onFocus={() => preloadPage(page.path)}
           />
         ))}
       </AppShell.Navbar>

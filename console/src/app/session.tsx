@@ -22,6 +22,11 @@ interface SessionState {
   signIn(key: string): Promise<void>;
 }
 
+/** Whether this tab kept a key from earlier (it is verified again before any page shows). */
+export function hasKeptKey(): boolean {
+  return sessionStorage.getItem(STORAGE_KEY) !== null;
+}
+
 const SessionContext = createContext<SessionState | undefined>(undefined);
 
 /** The workspace a key belongs to, with its scopes (an ApiError for a bad key). */
@@ -32,7 +37,7 @@ function verifyKey(key: string): Promise<Schemas['CurrentWorkspace']> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [workspace, setWorkspace] = useState<Schemas['CurrentWorkspace']>();
-  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(STORAGE_KEY) !== null);
+  const [restoring, setRestoring] = useState(hasKeptKey);
   const [restoreError, setRestoreError] = useState<unknown>();
 
   const signIn = useCallback(async (key: string) => {

@@ -3,8 +3,8 @@
 import { Grid, Paper, Text, VisuallyHidden } from '@mantine/core';
 import { lazy } from 'react';
 import { Route, Switch, useLocation, useParams } from 'wouter';
-import { ErrorState, Loading } from '../../components/states';
-import { useTree } from './api';
+import { ErrorState } from '../../components/states';
+import { usePrefetchFolderArticles, useTree } from './api';
 import { ArticlePage } from './components/article-page';
 import { FolderArticles } from './components/folder-articles';
 import { FolderTree, findFolder } from './components/folder-tree';
@@ -15,6 +15,7 @@ const GeneratePage = lazy(() => import('../generation/routes'));
 function Browse() {
   const params = useParams<{ folderId?: string }>();
   const [, navigate] = useLocation();
+  usePrefetchFolderArticles(params.folderId);
   const tree = useTree();
   const folder = tree.data && params.folderId ? findFolder(tree.data, params.folderId) : undefined;
   return (
@@ -25,9 +26,9 @@ function Browse() {
         </Paper>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8 }}>
-        {folder && <FolderArticles key={folder.id} folder={folder} />}
+        {/* The articles are asked for with the tree, not after it: the folder's title comes from the tree. */}
+        {params.folderId && !(tree.data && !folder) && <FolderArticles key={params.folderId} folderId={params.folderId} folder={folder} />}
         {!params.folderId && tree.data && tree.data.length > 0 && <Text c="dimmed">Pick a folder to see its articles.</Text>}
-        {params.folderId && tree.isPending && <Loading label="Loading the folder…" />}
         {params.folderId && tree.error && <ErrorState error={tree.error} title="The folder could not be loaded" />}
         {params.folderId && tree.data && !folder && <ErrorState error={new Error(`folder ${params.folderId} not found`)} title="No such folder" />}
       </Grid.Col>

@@ -20,12 +20,22 @@ export const refineKeys = {
   session: (id: string) => ['refine', 'session', id] as const,
 };
 
-/** The reply's active session, or null when it has none (an ended session is not returned). */
+/**
+ * The reply's active session, or null when it has none (an ended session is not returned). The
+ * answer is the whole session, so it is also kept as that session's query: the page does not ask
+ * for it again.
+ */
 export function useReplySession(conversationId: string, eventId: string) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: refineKeys.reply(eventId),
-    queryFn: () =>
-      call(api.GET('/v2/fix-review/interactions/{id}/events/{eventId}/session/public', { params: { path: { id: conversationId, eventId } } })),
+    queryFn: async () => {
+      const session = await call(
+        api.GET('/v2/fix-review/interactions/{id}/events/{eventId}/session/public', { params: { path: { id: conversationId, eventId } } }),
+      );
+      if (session) queryClient.setQueryData(refineKeys.session(session.id), session);
+      return session;
+    },
   });
 }
 

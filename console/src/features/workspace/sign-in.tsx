@@ -1,6 +1,7 @@
 // The sign-in form: a workspace API key (`parley_...`), checked against the API before it is kept.
 import { Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { preloadCurrentPage } from '../../app/pages';
 import { useSessionState } from '../../app/session';
 import { ErrorState } from '../../components/states';
 
@@ -14,6 +15,8 @@ export function SignIn() {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    // The page to show is fetched while the key is checked, so it does not suspend once signed in.
+    preloadCurrentPage();
     try {
       await signIn(key.trim());
     } catch (failure) {

@@ -6,6 +6,7 @@ import { ApiError } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Agent, useAgents, useDeleteAgent, useRenameAgent } from '../api';
+import { useTree } from '../../knowledge/api';
 import { AgentFolders } from './agent-folders';
 import { AgentPrompts } from './agent-prompts';
 import { BackLink } from '../../../components/back-link';
@@ -34,6 +35,8 @@ function Rename({ agent }: { agent: Agent }) {
 
 export function AgentPage({ id }: { id: string }) {
   const agents = useAgents();
+  // The Folders tab's tree is asked for with the agents, not after them.
+  useTree();
   const remove = useDeleteAgent();
   const [confirming, setConfirming] = useState(false);
   const [, navigate] = useLocation();

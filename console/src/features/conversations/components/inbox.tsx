@@ -14,9 +14,9 @@ const EMPTY_FILTERS: InboxFilters = { status: [], channel: [], source: [], tagId
 export function Inbox() {
   const [filters, setFilters] = useState<InboxFilters>(EMPTY_FILTERS);
   const [page, setPage] = useState<InboxPage>({});
+  const inbox = useInbox(filters, page);
   const agents = useAgents();
   const tags = useTags();
-  const inbox = useInbox(filters, page);
   const change = (next: Partial<InboxFilters>) => {
     setFilters({ ...filters, ...next });
     setPage({});

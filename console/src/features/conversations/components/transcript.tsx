@@ -7,6 +7,7 @@ import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type ConversationEvent, useFeedback } from '../api';
 import { TracePanel } from './trace-panel';
+import { preloadPage } from '../../../app/pages';
 
 const ROLES: Record<ConversationEvent['role'], { label: string; color: string; align: 'flex-start' | 'flex-end' }> = {
   user: { label: 'Customer', color: 'gray.0', align: 'flex-start' },
@@ -60,7 +61,14 @@ function AgentReplyExtras({ event }: { event: ConversationEvent }) {
         <Button size="compact-xs" variant="light" aria-expanded={open === 'feedback'} onClick={() => toggle('feedback')}>
           Feedback
         </Button>
-        <Button component={Link} href={`~/console/refine/${event.interactionId}/${event.id}`} size="compact-xs" variant="light">
+        <Button
+          component={Link}
+          href={`~/console/refine/${event.interactionId}/${event.id}`}
+          size="compact-xs"
+          variant="light"
+          onPointerEnter={() => preloadPage('/refine')}
+          onFocus={() => preloadPage('/refine')}
+        >
           Refine with AI
         </Button>
         {event.csatRating !== null && <Badge variant="outline">Rated {event.csatRating}/5</Badge>}

@@ -81,28 +81,37 @@ function NewArticle({ folder, onClose }: { folder: SnapshotFolder; onClose(): vo
   );
 }
 
-export function FolderArticles({ folder }: { folder: SnapshotFolder }) {
+/** A folder's articles; `folder` (its title, and what a new article needs) once the tree is here. */
+export function FolderArticles({ folderId, folder }: { folderId: string; folder: SnapshotFolder | undefined }) {
   const [creating, setCreating] = useState(false);
   return (
     <Stack gap={0}>
       <Group justify="space-between" mb="sm">
-        <div>
-          <Title order={2} size="h3">
-            {folder.title}
-          </Title>
-          {folder.description && (
-            <Text size="sm" c="dimmed">
-              {folder.description}
-            </Text>
-          )}
-        </div>
-        <WriteButton onClick={() => setCreating(true)}>New article</WriteButton>
+        {folder ? (
+          <div>
+            <Title order={2} size="h3">
+              {folder.title}
+            </Title>
+            {folder.description && (
+              <Text size="sm" c="dimmed">
+                {folder.description}
+              </Text>
+            )}
+          </div>
+        ) : (
+          <Loading label="Loading the folder…" />
+        )}
+        <WriteButton onClick={() => setCreating(true)} disabled={!folder}>
+          New article
+        </WriteButton>
       </Group>
-      <ArticleTable folderId={folder.id} type="live" caption="Live articles" />
-      <ArticleTable folderId={folder.id} type="draft" caption="Drafts" />
-      <Modal opened={creating} onClose={() => setCreating(false)} title={`New article in “${folder.title}”`} size="lg">
-        <NewArticle folder={folder} onClose={() => setCreating(false)} />
-      </Modal>
+      <ArticleTable folderId={folderId} type="live" caption="Live articles" />
+      <ArticleTable folderId={folderId} type="draft" caption="Drafts" />
+      {folder && (
+        <Modal opened={creating} onClose={() => setCreating(false)} title={`New article in “${folder.title}”`} size="lg">
+          <NewArticle folder={folder} onClose={() => setCreating(false)} />
+        </Modal>
+      )}
     </Stack>
   );
 }

@@ -4,6 +4,7 @@ import { Alert, Badge, Box, Group, List, Paper, SimpleGrid, Stack, Text, Title }
 import { Empty, Loading } from '../../../components/states';
 import { type Change, type Iteration, isRunning, type NoteWarning, type RefineSession } from '../api';
 import { PromptDraftDiff } from '../../agents/components/prompt-draft-diff';
+import { useArticlesById } from '../../knowledge/api';
 import { ArticleDraftDiff } from './draft-diff';
 
 // Filled badges in shade 9 (gray 7): white text on them meets WCAG's 4.5:1, as the trace panel's do.
@@ -37,7 +38,8 @@ export function IterationState({ iteration }: { iteration: Iteration }) {
 function Warnings({ warnings, title }: { warnings: NoteWarning[]; title: string }) {
   if (warnings.length === 0) return null;
   return (
-    <Alert color="yellow" title={title} role="note">
+    // The title in the text colour: Mantine's yellow title on the yellow background is 2.7:1 (axe).
+    <Alert color="yellow" title={title} role="note" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
       <List size="sm">
         {warnings.map((w, i) => (
           <List.Item key={i}>
@@ -102,6 +104,12 @@ function Answer({ label, text }: { label: string; text: string | null | undefine
 export function IterationView({ session, iteration }: { session: RefineSession; iteration: Iteration }) {
   // Drafts exist while the iteration is ready in an active session; publish applies them, close discards them.
   const showDrafts = session.status === 'active' && iteration.status === 'ready';
+  // Every article draft and the live article it changes in one request, not two per change.
+  const articleIds = showDrafts
+    ? iteration.changes.flatMap((c) => (c.draftArticleId ? [c.draftArticleId, ...(c.rootCause.target.articleId ? [c.rootCause.target.articleId] : [])] : []))
+    : [];
+  const articles = useArticlesById(articleIds);
+  const draftsHere = articleIds.length === 0 || articles.data !== undefined || articles.error !== null;
   return (
     <Stack component="section" aria-label={`Iteration ${iteration.iterationNumber}`}>
       <Group gap="xs">
@@ -125,7 +133,8 @@ export function IterationView({ session, iteration }: { session: RefineSession; 
       )}
       {iteration.summary && <Text size="sm">{iteration.summary}</Text>}
       <Warnings warnings={iteration.warnings} title="Parts of the note that were not understood" />
-      {!isRunning(iteration) && (
+      {/* A failed iteration made no change: its error says why. */}
+      {!isRunning(iteration) && !(iteration.status === 'failed' && iteration.changes.length === 0) && (
         <Stack gap="sm" component="section" aria-label="Changes">
           <Title order={4} size="h5">
             Changes
@@ -133,8 +142,9 @@ export function IterationView({ session, iteration }: { session: RefineSession; 
           {iteration.changes.length === 0 ? (
             <Empty>No change was proposed.</Empty>
           ) : (
-            iteration.changes.map((change) => <ChangeView key={change.id} change={change} agentId={session.botId} showDrafts={showDrafts} />)
+            iteration.changes.map((change) => <ChangeView key={change.id} change={change} agentId={session.botId} showDrafts={showDrafts && draftsHere} />)
           )}
+          {showDrafts && !draftsHere && <Loading label="Loading the drafts…" />}
         </Stack>
       )}
       {iteration.newAnswerSnapshot && (

@@ -1,0 +1,53 @@
+// How many API calls each page makes to render: at most 5 (issue 26's aim), counted on a full load
+// of the page with the key kept in the tab, so its check (GET /v2/workspace/public) is one of them.
+// How long pages take is measured at scale by `npm run bench:console`, not here.
+import type { Request } from '@playwright/test';
+import { apiCall, expect, refineThroughApi, RETURNS_NOTE, server, signIn, test, wrongAnswer } from './fixtures.js';
+
+const MAX_CALLS = 5;
+
+test('every page renders with at most 5 API calls', async ({ page }) => {
+  const { conversationId, eventId, articleId } = await wrongAnswer();
+  expect(await refineThroughApi(conversationId, eventId, RETURNS_NOTE), 'the iteration ends ready').toBe('ready');
+  const [article] = await apiCall<{ parentFolderId: string }[]>('POST', '/v2/hc-articles/ids/public', { articleIds: [articleId] });
+  const [agent] = await apiCall<{ id: string }[]>('GET', '/v2/bots/public');
+  const form = new FormData();
+  form.append('file', new Blob(['# Opening hours\n\nThe shop is open from 9 to 18 on weekdays.\n'], { type: 'text/markdown' }), 'opening-hours.md');
+  const uploaded = await fetch(`${server.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${server.key}` }, body: form });
+  expect(uploaded.status, 'the source is uploaded').toBe(202);
+  const [source] = ((await uploaded.json()) as { documents: { id: string }[] }).documents;
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  const pages = [
+    { name: 'Knowledge', path: '/console/knowledge', ready: page.getByRole('navigation', { name: 'Folder tree' }) },
+    { name: "A folder's articles", path: `/console/knowledge/folders/${article?.parentFolderId}`, ready: page.getByRole('region', { name: 'Live articles' }).getByRole('link', { name: 'Returns' }) },
+    { name: 'An article', path: `/console/knowledge/articles/${articleId}`, ready: page.getByRole('tabpanel', { name: 'Article' }) },
+    { name: 'Knowledge search', path: '/console/knowledge/search', ready: page.getByRole('form', { name: 'Knowledge search' }) },
+    { name: 'Sources', path: '/console/sources', ready: page.getByRole('table', { name: 'Sources' }).or(page.getByText('No sources match.')) },
+    { name: 'A source', path: `/console/sources/${source?.id}`, ready: page.getByRole('region', { name: 'Extracted text' }) },
+    { name: 'The inbox', path: '/console/conversations', ready: page.getByRole('table', { name: 'Conversations' }) },
+    { name: 'A conversation', path: `/console/conversations/${conversationId}`, ready: transcript.getByRole('article', { name: /^Agent at/ }) },
+    { name: 'Refine with AI', path: `/console/refine/${conversationId}/${eventId}`, ready: page.getByRole('region', { name: 'Changes in Knowledge' }) },
+    { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
+    { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
+    { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
+  ];
+
+  await signIn(page);
+  // The page signing in lands on finishes first: its requests are not the next page's.
+  await page.waitForLoadState('networkidle');
+  for (const { name, path, ready } of pages) {
+    const calls: string[] = [];
+    const count = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/v2/')) calls.push(`${request.method()} ${url.pathname}`);
+    };
+    page.on('request', count);
+    await page.goto(path);
+    await expect(ready, `${name} (${path}) renders`).toBeVisible();
+    // Whatever the page still asks for to finish rendering counts too.
+    await page.waitForLoadState('networkidle');
+    page.off('request', count);
+    console.log(`${name}: ${calls.length} API call(s): ${calls.join(', ')}`);
+    expect.soft(calls.length, `${name} (${path}) made ${calls.length} API calls to render (at most ${MAX_CALLS}): ${calls.join(', ')}`).toBeLessThanOrEqual(MAX_CALLS);
+  }
+});
