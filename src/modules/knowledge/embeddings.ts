@@ -158,7 +158,7 @@ function embedderOf(ctx: EmbeddingContext): { model: string; embed: (texts: stri
   const model = ctx.config.llm.embeddingModel;
   if (model && provider.embed && hasVectorSupport(ctx.db)) return { model, embed: provider.embed.bind(provider) };
   if (provider.encode && provider.encoderModel) {
-    const encode = provider.encode.bind(provider);
+    const encode = oneByOne(provider.encode.bind(provider));
     return { model: provider.encoderModel, embed: async (texts, options) => ({ embeddings: (await encode(texts, options)).map((v) => Array.from(v)) }) };
   }
   return undefined;
@@ -190,6 +190,21 @@ export interface SemanticScorer {
 
 let warnedEncoder = false;
 
+type Encode = NonNullable<WorkspaceContext['llm']['encode']>;
+
+/**
+ * The encoder's texts sent to the CPU pool one at a time: the pool's threads are shared with every
+ * built-in task (planning, answers) in the order they come, so a batch of 64 articles in one piece
+ * of work would hold an answer back for seconds; one text holds it back for one encoding.
+ */
+function oneByOne(encode: Encode): Encode {
+  return async (texts, options) => {
+    const out: Float32Array[] = [];
+    for (const text of texts) out.push(...(await encode([text], options)));
+    return out;
+  };
+}
+
 /**
  * Starts encoding a question with the built-in sentence encoder (while the caller searches), and
  * compares it with articles afterwards. Without the encoder (a configured model, or
@@ -199,7 +214,7 @@ export function semanticScorer(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId' 
   const provider = ctx.llm;
   const model = provider.encoderModel;
   if (!provider.encode || !model) return { similarities: async () => undefined };
-  const encode = provider.encode.bind(provider);
+  const encode = oneByOne(provider.encode.bind(provider));
   const signal = ctx.signal;
   const failed = (error: unknown) => {
     if (signal?.aborted) return undefined;
