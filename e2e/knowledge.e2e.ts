@@ -46,6 +46,7 @@ test('an empty folder says so, and a folder with content is deleted only with ev
   await expect(remove.getByRole('alert')).toContainText('1 article');
   await remove.getByRole('button', { name: 'Delete it with everything inside' }).click();
   await expect(page.getByRole('link', { name: new RegExp(`^${title} EU`) })).toHaveCount(0);
+  await expect(page, 'back to the tree without a folder picked').toHaveURL(/\/console\/knowledge\/?$/);
 });
 
 test('a new article is drafted, published, edited into a new version and compared with the first', async ({ page }) => {

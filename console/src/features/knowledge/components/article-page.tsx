@@ -94,7 +94,14 @@ function Publish({ draft }: { draft: Article }) {
   const publish = usePublishDraft();
   const [, navigate] = useLocation();
   const stale = publish.error instanceof ApiError && publish.error.status === 409;
-  const run = (overwrite: boolean) => publish.mutate({ id: draft.id, overwrite }, { onSuccess: (live) => navigate(`/articles/${live.id}`) });
+  // The draft's page re-renders as a published draft (without this component) once the refreshed
+  // article arrives, which may be before mutate's own callbacks would run; the promise settles
+  // regardless (a failure is shown from the mutation's state).
+  const run = (overwrite: boolean) =>
+    publish
+      .mutateAsync({ id: draft.id, overwrite })
+      .then((live) => navigate(`/articles/${live.id}`))
+      .catch(() => undefined);
   return (
     <Stack gap="xs">
       <Group>

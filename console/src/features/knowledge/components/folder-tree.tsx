@@ -122,7 +122,18 @@ function DeleteFolder({ folder, onDone }: { folder: SnapshotFolder; onDone(): vo
       <Text size="sm">Delete the folder “{folder.title}”?</Text>
       {remove.error && <ErrorState error={remove.error} title="The folder was not deleted" />}
       <Group>
-        <Button color="red" loading={remove.isPending} onClick={() => remove.mutate({ id: folder.id, cascade: refused }, { onSuccess: onDone })}>
+        <Button
+          color="red"
+          loading={remove.isPending}
+          onClick={() =>
+            // The dialog loses its folder (and this component) once the refreshed tree arrives, which
+            // may be before mutate's own callbacks would run; the promise settles regardless.
+            remove
+              .mutateAsync({ id: folder.id, cascade: refused })
+              .then(onDone)
+              .catch(() => undefined)
+          }
+        >
           {refused ? 'Delete it with everything inside' : 'Delete folder'}
         </Button>
       </Group>
