@@ -7,7 +7,7 @@ import { ErrorState, Loading } from '../../components/states';
 import { useTree } from './api';
 import { ArticlePage } from './components/article-page';
 import { FolderArticles } from './components/folder-articles';
-import { FolderTree, findFolder } from './components/folder-tree';
+import { FolderTree, pathTo } from './components/folder-tree';
 import { KnowledgeSearch } from './components/search';
 
 const GeneratePage = lazy(() => import('../generation/routes'));
@@ -16,7 +16,8 @@ function Browse() {
   const params = useParams<{ folderId?: string }>();
   const [, navigate] = useLocation();
   const tree = useTree();
-  const folder = tree.data && params.folderId ? findFolder(tree.data, params.folderId) : undefined;
+  const path = tree.data && params.folderId ? pathTo(tree.data, params.folderId) : [];
+  const folder = path.at(-1);
   return (
     <Grid>
       <Grid.Col span={{ base: 12, md: 4 }}>
@@ -25,7 +26,7 @@ function Browse() {
         </Paper>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8 }}>
-        {folder && <FolderArticles key={folder.id} folder={folder} />}
+        {folder && <FolderArticles key={folder.id} folder={folder} parents={path.slice(0, -1)} />}
         {!params.folderId && tree.data && tree.data.length > 0 && <Text c="dimmed">Pick a folder to see its articles.</Text>}
         {params.folderId && tree.isPending && <Loading label="Loading the folder…" />}
         {params.folderId && tree.error && <ErrorState error={tree.error} title="The folder could not be loaded" />}
