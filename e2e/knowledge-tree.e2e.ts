@@ -156,6 +156,12 @@ test('an article moves to another folder as a new version', async ({ page }) => 
   await expect(page.getByRole('region', { name: 'Live articles' }).getByRole('link', { name: 'Parcel tracking' })).toBeVisible();
   await page.getByRole('link', { name: new RegExp(`^${from}`) }).click();
   await expect(page.getByText('No live articles in this folder.')).toBeVisible();
+
+  // A draft of the live article moves alone: the dialog says the live article keeps its folder.
+  const draft = await apiCall<Article>('POST', `/v2/hc-articles/${article.id}/draft/public`, { ...ARTICLE_CONTENT, title: 'Parcel tracking' });
+  await page.goto(`/console/knowledge/articles/${draft.id}`);
+  await page.getByRole('button', { name: 'Move to…' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Only the draft moves: the live article it was made from stays in its folder, also once the draft is published.');
 });
 
 test('a read-only key sees where folders and articles are and whether folders are active, and cannot change it', async ({ page }) => {

@@ -92,6 +92,13 @@ function ArticleEditor({ article, onDone }: { article: Article; onDone(): void }
   );
 }
 
+/** What moving does, as the API does it: publishing a draft of a live article leaves the live one in its folder. */
+function moveNote(article: Article): string {
+  if (!article.isDraft) return 'The move is saved as a new version of the article.';
+  if (article.originalArticleId) return 'Only the draft moves: the live article it was made from stays in its folder, also once the draft is published.';
+  return 'The draft moves; publishing it makes the live article in that folder.';
+}
+
 /** Moves the article to another folder, picked by its path in the tree. */
 function MoveArticle({ article, onDone }: { article: Article; onDone(): void }) {
   const tree = useTree();
@@ -101,7 +108,7 @@ function MoveArticle({ article, onDone }: { article: Article; onDone(): void }) 
   return (
     <MoveForm
       folders={tree.data}
-      description={article.isDraft ? 'The draft moves; the live article it was made from stays where it is.' : 'The move is saved as a new version of the article.'}
+      description={moveNote(article)}
       current={article.parentFolderId}
       submitLabel="Move article"
       errorTitle="The article was not moved"
