@@ -72,6 +72,15 @@ export const test = base.extend({
 
 export { expect };
 
+/** The content of an article made through the API, besides its title and folder. */
+export const ARTICLE_CONTENT = {
+  mainKnowledge: 'Refunds reach the card within 5 working days.',
+  agentInstruction: '',
+  questions: ['How long does a refund take?'],
+  keywords: ['refund'],
+  escalation: false,
+};
+
 /** An agent that answers from one folder holding one article, as a support lead would set it up. */
 export async function agentWithKnowledge(article: { title: string; mainKnowledge: string; questions: string[] }): Promise<{ agentId: string; agentName: string; articleId: string }> {
   const folder = await apiCall<{ id: string }>('POST', '/v2/hc-folders/public', { title: unique('Help'), description: '' });

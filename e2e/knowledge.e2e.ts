@@ -1,7 +1,7 @@
 // The Knowledge page: folders (create, rename, delete with the API's 409 and the cascade), articles
 // per folder, a draft published, an edit saved as a version, the diff between two versions, a
 // draft against the live article with the 409 of a stale draft, revert; and a read-only key.
-import { apiCall, checkPage, expect, server, signIn, test, unique } from './fixtures.js';
+import { ARTICLE_CONTENT, apiCall, checkPage, expect, server, signIn, test, unique } from './fixtures.js';
 
 interface Folder {
   id: string;
@@ -10,14 +10,6 @@ interface Article {
   id: string;
   version: number;
 }
-
-const CONTENT = {
-  mainKnowledge: 'Refunds reach the card within 5 working days.',
-  agentInstruction: '',
-  questions: ['How long does a refund take?'],
-  keywords: ['refund'],
-  escalation: false,
-};
 
 test('an empty folder says so, and a folder with content is deleted only with everything inside', async ({ page }) => {
   await signIn(page);
@@ -39,13 +31,14 @@ test('an empty folder says so, and a folder with content is deleted only with ev
   await expect(page.getByRole('heading', { name: `${title} EU` })).toBeVisible();
 
   const folderId = new URL(page.url()).pathname.split('/').pop() ?? '';
-  await apiCall('POST', '/v2/hc-articles/public', { ...CONTENT, title: 'Refund times', parentFolderId: folderId });
+  await apiCall('POST', '/v2/hc-articles/public', { ...ARTICLE_CONTENT, title: 'Refund times', parentFolderId: folderId });
   await page.getByRole('button', { name: 'Delete folder' }).click();
   const remove = page.getByRole('dialog', { name: 'Delete folder' });
   await remove.getByRole('button', { name: 'Delete folder' }).click();
   await expect(remove.getByRole('alert')).toContainText('1 article');
   await remove.getByRole('button', { name: 'Delete it with everything inside' }).click();
   await expect(page.getByRole('link', { name: new RegExp(`^${title} EU`) })).toHaveCount(0);
+  await expect(page, 'back to the tree without a folder picked').toHaveURL(/\/console\/knowledge\/?$/);
 });
 
 test('a new article is drafted, published, edited into a new version and compared with the first', async ({ page }) => {
@@ -94,7 +87,7 @@ test('a new article is drafted, published, edited into a new version and compare
 
 test('a draft of a live article shows its changes, and a stale one is published only on purpose', async ({ page }) => {
   const folder = await apiCall<Folder>('POST', '/v2/hc-folders/public', { title: unique('Accounts'), description: '' });
-  const live = await apiCall<Article>('POST', '/v2/hc-articles/public', { ...CONTENT, title: 'Reset your password', parentFolderId: folder.id });
+  const live = await apiCall<Article>('POST', '/v2/hc-articles/public', { ...ARTICLE_CONTENT, title: 'Reset your password', parentFolderId: folder.id });
   await signIn(page);
   await page.goto(`/console/knowledge/articles/${live.id}`);
   await page.getByRole('button', { name: 'Edit' }).click();
@@ -111,7 +104,7 @@ test('a draft of a live article shows its changes, and a stale one is published 
   await checkPage(page, 'knowledge-draft-against-live');
 
   // Someone changes the live article meanwhile: publishing the draft is refused with the API's 409.
-  await apiCall('PUT', `/v2/hc-articles/${live.id}/public`, { ...CONTENT, title: 'Reset your password (new)' });
+  await apiCall('PUT', `/v2/hc-articles/${live.id}/public`, { ...ARTICLE_CONTENT, title: 'Reset your password (new)' });
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('The live article changed since this draft was made');
   await page.getByRole('button', { name: 'Publish anyway (overwrite the live article)' }).click();
@@ -122,7 +115,7 @@ test('a draft of a live article shows its changes, and a stale one is published 
 
 test('a read-only key reads everything and changes nothing', async ({ page }) => {
   const folder = await apiCall<Folder>('POST', '/v2/hc-folders/public', { title: unique('Read only'), description: '' });
-  const article = await apiCall<Article>('POST', '/v2/hc-articles/public', { ...CONTENT, title: 'Opening hours', parentFolderId: folder.id });
+  const article = await apiCall<Article>('POST', '/v2/hc-articles/public', { ...ARTICLE_CONTENT, title: 'Opening hours', parentFolderId: folder.id });
   await signIn(page, server.readKey);
   await expect(page.getByText('Read-only key')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New folder' })).toBeDisabled();
@@ -146,7 +139,7 @@ test('knowledge search ranks live articles with scores and highlights what match
   const folder = await apiCall<Folder>('POST', '/v2/hc-folders/public', { title: unique('Search'), description: '' });
   const word = `zorbex${Math.random().toString(36).slice(2, 6)}`;
   const article = await apiCall<Article>('POST', '/v2/hc-articles/public', {
-    ...CONTENT,
+    ...ARTICLE_CONTENT,
     title: `Pairing the ${word} scanner`,
     mainKnowledge: `Hold the ${word} button for 3 seconds to pair the scanner.`,
     parentFolderId: folder.id,

@@ -34,8 +34,15 @@ const RefinePage = page('refine');
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
 
-/** Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not). */
-const theme = createTheme({ primaryShade: 8 });
+/**
+ * Shade 8 of each colour under white text meets WCAG's 4.5:1 contrast (the default 6 does not).
+ * A modal's close button is an icon: it gets its name here (a plain object, so the first load does
+ * not carry the Modal component).
+ */
+const theme = createTheme({
+  primaryShade: 8,
+  components: { Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } } },
+});
 
 /** Mantine's dimmed text (gray 6) is below WCAG's 4.5:1 on white; gray 7 meets it. */
 const resolver: CSSVariablesResolver = () => ({

@@ -98,10 +98,14 @@ export function useVersion(id: string, version: number | undefined) {
   });
 }
 
-/** A mutation that refreshes the knowledge queries once it succeeded. */
-function useKnowledgeMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
+/**
+ * A mutation that refreshes the knowledge queries once it succeeded, or once it settled either way
+ * with `refreshOnError` (a refused move usually means the tree shown was stale).
+ */
+function useKnowledgeMutation<I, O>(mutationFn: (input: I) => Promise<O>, { refreshOnError = false } = {}) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: knowledgeKeys.all }) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: knowledgeKeys.all });
+  return useMutation({ mutationFn, onSuccess: refresh, onError: refreshOnError ? refresh : undefined });
 }
 
 export const useCreateFolder = () =>
@@ -112,6 +116,14 @@ export const useCreateFolder = () =>
 export const useUpdateFolder = () =>
   useKnowledgeMutation(({ id, ...body }: { id: string; title: string; description: string; active: boolean }) =>
     call(api.PUT('/v2/hc-folders/{id}/public', { params: { path: { id } }, body })),
+  );
+
+/** Moves a folder with its subtree under another folder, or to the top level with null. */
+export const useMoveFolder = () =>
+  useKnowledgeMutation(
+    ({ id, parentFolderId }: { id: string; parentFolderId: string | null }) =>
+      call(api.PUT('/v2/hc-folders/{id}/move/public', { params: { path: { id } }, body: { parentFolderId } })),
+    { refreshOnError: true },
   );
 
 export const useDeleteFolder = () =>
@@ -142,6 +154,14 @@ export const usePublishDraft = () =>
 export const useRevertArticle = () =>
   useKnowledgeMutation(({ id, version }: { id: string; version: number }) =>
     call(api.POST('/v2/hc-articles/{id}/revert/public', { params: { path: { id } }, body: { version } })),
+  );
+
+/** Moves a live article or an open draft to another folder (a new version unless it is already there). */
+export const useMoveArticle = () =>
+  useKnowledgeMutation(
+    ({ id, parentFolderId }: { id: string; parentFolderId: string }) =>
+      call(api.PUT('/v2/hc-articles/{id}/move/public', { params: { path: { id } }, body: { parentFolderId } })),
+    { refreshOnError: true },
   );
 
 export const useDeleteArticle = () =>

@@ -7,7 +7,7 @@ import { ErrorState } from '../../components/states';
 import { usePrefetchFolderArticles, useTree } from './api';
 import { ArticlePage } from './components/article-page';
 import { FolderArticles } from './components/folder-articles';
-import { FolderTree, findFolder } from './components/folder-tree';
+import { FolderTree, pathTo } from './components/folder-tree';
 import { KnowledgeSearch } from './components/search';
 
 const GeneratePage = lazy(() => import('../generation/routes'));
@@ -17,7 +17,8 @@ function Browse() {
   const [, navigate] = useLocation();
   usePrefetchFolderArticles(params.folderId);
   const tree = useTree();
-  const folder = tree.data && params.folderId ? findFolder(tree.data, params.folderId) : undefined;
+  const path = tree.data && params.folderId ? pathTo(tree.data, params.folderId) : [];
+  const folder = path.at(-1);
   return (
     <Grid>
       <Grid.Col span={{ base: 12, md: 4 }}>
@@ -27,7 +28,7 @@ function Browse() {
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8 }}>
         {/* The articles are asked for with the tree, not after it: the folder's title comes from the tree. */}
-        {params.folderId && !(tree.data && !folder) && <FolderArticles key={params.folderId} folderId={params.folderId} folder={folder} />}
+        {params.folderId && !(tree.data && !folder) && <FolderArticles key={params.folderId} folderId={params.folderId} folder={folder} parents={path.slice(0, -1)} />}
         {!params.folderId && tree.data && tree.data.length > 0 && <Text c="dimmed">Pick a folder to see its articles.</Text>}
         {params.folderId && tree.error && <ErrorState error={tree.error} title="The folder could not be loaded" />}
         {params.folderId && tree.data && !folder && <ErrorState error={new Error(`folder ${params.folderId} not found`)} title="No such folder" />}

@@ -1,7 +1,7 @@
 // One article: its content, editing (a new version, or a draft), publishing a draft (a 409 says
 // the live article changed since; publish anyway overwrites), the diff of a draft against the live
-// article, and the saved versions.
-import { Alert, Badge, Box, Button, Group, List, Stack, Tabs, Text, Title } from '@mantine/core';
+// article, the saved versions, and the folder it is in (moving it to another is a new version).
+import { Alert, Badge, Box, Button, Group, List, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../../api/client';
@@ -9,8 +9,10 @@ import { DiffView } from '../../../components/diff-view';
 import { Markdown } from '../../../components/markdown';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { type Article, type ArticleContent, contentOf, useArticle, useCreateDraft, usePublishDraft, useUpdateArticle } from '../api';
+import { type Article, type ArticleContent, contentOf, useArticle, useCreateDraft, useMoveArticle, usePublishDraft, useTree, useUpdateArticle } from '../api';
 import { ArticleForm } from './article-form';
+import { MoveForm } from './folder-picker';
+import { pathTo } from './folder-tree';
 import { Versions } from './versions';
 import { BackLink } from '../../../components/back-link';
 
@@ -90,11 +92,70 @@ function ArticleEditor({ article, onDone }: { article: Article; onDone(): void }
   );
 }
 
+/** What moving does, as the API does it: publishing a draft of a live article leaves the live one in its folder. */
+function moveNote(article: Article): string {
+  if (!article.isDraft) return 'The move is saved as a new version of the article.';
+  if (article.originalArticleId) return 'Only the draft moves: the live article it was made from stays in its folder, also once the draft is published.';
+  return 'The draft moves; publishing it makes the live article in that folder.';
+}
+
+/** Moves the article to another folder, picked by its path in the tree. */
+function MoveArticle({ article, onDone }: { article: Article; onDone(): void }) {
+  const tree = useTree();
+  const move = useMoveArticle();
+  if (tree.isPending) return <Loading label="Loading folders…" />;
+  if (tree.error) return <ErrorState error={tree.error} title="The folders could not be loaded" />;
+  return (
+    <MoveForm
+      folders={tree.data}
+      description={moveNote(article)}
+      current={article.parentFolderId}
+      submitLabel="Move article"
+      errorTitle="The article was not moved"
+      pending={move.isPending}
+      error={move.error}
+      onMove={(target, refused) => move.mutate({ id: article.id, parentFolderId: target }, { onSuccess: onDone, onError: refused })}
+    />
+  );
+}
+
+/** The folder the article is in, by its path, linked; and **Move to…** while the article can change. */
+function ArticleFolder({ article }: { article: Article }) {
+  const tree = useTree();
+  const [moving, setMoving] = useState(false);
+  const path = tree.data ? pathTo(tree.data, article.parentFolderId) : [];
+  const name = path.length ? path.map((f) => f.title).join(' / ') : tree.isPending ? 'Loading…' : article.parentFolderId;
+  return (
+    <Group gap="xs">
+      <Text size="sm">
+        Folder: <Link href={`/folders/${article.parentFolderId}`}>{name}</Link>
+        {path.some((f) => !f.active) && ' (inactive: agents do not search this article)'}
+      </Text>
+      {tree.error && <ErrorState error={tree.error} title="The folders could not be loaded" />}
+      {!article.isDraftPublished && (
+        <WriteButton size="xs" variant="default" onClick={() => setMoving(true)}>
+          Move to…
+        </WriteButton>
+      )}
+      <Modal opened={moving} onClose={() => setMoving(false)} title={`Move “${article.title}”`} size="lg">
+        <MoveArticle article={article} onDone={() => setMoving(false)} />
+      </Modal>
+    </Group>
+  );
+}
+
 function Publish({ draft }: { draft: Article }) {
   const publish = usePublishDraft();
   const [, navigate] = useLocation();
   const stale = publish.error instanceof ApiError && publish.error.status === 409;
-  const run = (overwrite: boolean) => publish.mutate({ id: draft.id, overwrite }, { onSuccess: (live) => navigate(`/articles/${live.id}`) });
+  // The draft's page re-renders as a published draft (without this component) once the refreshed
+  // article arrives, which may be before mutate's own callbacks would run; the promise settles
+  // regardless (a failure is shown from the mutation's state).
+  const run = (overwrite: boolean) =>
+    publish
+      .mutateAsync({ id: draft.id, overwrite })
+      .then((live) => navigate(`/articles/${live.id}`))
+      .catch(() => undefined);
   return (
     <Stack gap="xs">
       <Group>
@@ -156,6 +217,7 @@ export function ArticlePage({ id }: { id: string }) {
         </div>
         {!editing && !a.isDraftPublished && <WriteButton onClick={() => setEditing(true)}>Edit</WriteButton>}
       </Group>
+      <ArticleFolder article={a} />
       {a.isDraftPublished && <Alert color="gray">This draft was published and can no longer change.</Alert>}
       {openDraft && <Publish draft={a} />}
       <Tabs defaultValue="article" keepMounted={false}>

@@ -1,5 +1,6 @@
 // One folder's articles: the live ones and the open drafts, a page at a time, and a new article.
-import { Badge, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+// The heading says where the folder is in the tree and whether agents search it.
+import { Alert, Badge, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Empty, ErrorState, Loading } from '../../../components/states';
@@ -7,6 +8,7 @@ import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
 import { type SnapshotFolder, useCreateArticle, useFolderArticles } from '../api';
 import { ArticleForm } from './article-form';
+import { INACTIVE_MEANS } from './folder-tree';
 
 function ArticleTable({ folderId, type, caption }: { folderId: string; type: 'live' | 'draft'; caption: string }) {
   const list = useFolderArticles(folderId, type);
@@ -81,8 +83,28 @@ function NewArticle({ folder, onClose }: { folder: SnapshotFolder; onClose(): vo
   );
 }
 
-/** A folder's articles; `folder` (its title, and what a new article needs) once the tree is here. */
-export function FolderArticles({ folderId, folder }: { folderId: string; folder: SnapshotFolder | undefined }) {
+/** Whether agents search the folder: not when it or a folder above it is inactive. */
+function ActiveState({ folder, parents }: { folder: SnapshotFolder; parents: SnapshotFolder[] }) {
+  const offAbove = parents.find((p) => !p.active);
+  if (!folder.active) {
+    return (
+      <Alert color="gray" title="This folder is inactive" mb="sm">
+        {INACTIVE_MEANS} Switch it active below the folder tree to have agents use it again.
+      </Alert>
+    );
+  }
+  if (offAbove) {
+    return (
+      <Alert color="gray" title={`Inside the inactive folder “${offAbove.title}”`} mb="sm">
+        {INACTIVE_MEANS} This folder is active, but agents use it only once “{offAbove.title}” is active again.
+      </Alert>
+    );
+  }
+  return null;
+}
+
+/** A folder's articles; `folder` (its title, and what a new article needs) and `parents` (the folders above it, from the top) once the tree is here. */
+export function FolderArticles({ folderId, folder, parents }: { folderId: string; folder: SnapshotFolder | undefined; parents: SnapshotFolder[] }) {
   const [creating, setCreating] = useState(false);
   return (
     <Stack gap={0}>
@@ -92,6 +114,10 @@ export function FolderArticles({ folderId, folder }: { folderId: string; folder:
             <Title order={2} size="h3">
               {folder.title}
             </Title>
+            <Text size="sm" c="dimmed">
+              {parents.length ? `In ${parents.map((p) => p.title).join(' / ')}` : 'At the top level'}
+              {folder.active ? '' : ' · Inactive'}
+            </Text>
             {folder.description && (
               <Text size="sm" c="dimmed">
                 {folder.description}
@@ -105,6 +131,7 @@ export function FolderArticles({ folderId, folder }: { folderId: string; folder:
           New article
         </WriteButton>
       </Group>
+      {folder && <ActiveState folder={folder} parents={parents} />}
       <ArticleTable folderId={folderId} type="live" caption="Live articles" />
       <ArticleTable folderId={folderId} type="draft" caption="Drafts" />
       {folder && (

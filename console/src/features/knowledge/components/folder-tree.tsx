@@ -1,15 +1,21 @@
 // The folder tree (from the knowledge snapshot): pick a folder, create one at the top or inside the
-// picked one, rename it, delete it (the API refuses a folder with content: 409 with the count, and
-// the console then offers to delete everything inside).
-import { Box, Button, Group, Modal, Stack, Text, TextInput, Textarea, UnstyledButton } from '@mantine/core';
+// picked one, rename it, move it (under another folder or to the top level; the API refuses a
+// cycle with 400), switch it active or inactive, delete it (the API refuses a folder with content:
+// 409 with the count, and the console then offers to delete everything inside).
+import { Badge, Box, Button, Group, Modal, Stack, Switch, Text, TextInput, Textarea, UnstyledButton } from '@mantine/core';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { ApiError } from '../../../api/client';
+import { useSession } from '../../../app/session';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { type SnapshotFolder, useCreateFolder, useDeleteFolder, useTree, useUpdateFolder } from '../api';
+import { type SnapshotFolder, useCreateFolder, useDeleteFolder, useMoveFolder, useTree, useUpdateFolder } from '../api';
+import { MoveForm, TOP_LEVEL } from './folder-picker';
 
-function FolderItems({ folders, selectedId, depth }: { folders: SnapshotFolder[]; selectedId?: string; depth: number }) {
+/** What agents do with an inactive folder, said wherever its state is shown or changed. */
+export const INACTIVE_MEANS = 'Agents do not search the articles of an inactive folder or of its subfolders, and knowledge generation does not add to them.';
+
+function FolderItems({ folders, selectedId, depth, offAbove }: { folders: SnapshotFolder[]; selectedId?: string; depth: number; offAbove: boolean }) {
   return (
     <Box component="ul" style={{ listStyle: 'none', margin: 0, paddingLeft: depth === 0 ? 0 : 14 }}>
       {folders.map((folder) => (
@@ -33,22 +39,34 @@ function FolderItems({ folders, selectedId, depth }: { folders: SnapshotFolder[]
             <Text size="xs" span c="dimmed">
               ({folder.articles.length})
             </Text>
+            {!folder.active && (
+              <Badge size="xs" color="gray" ml={6}>
+                Inactive
+              </Badge>
+            )}
+            {folder.active && offAbove && (
+              <Text size="xs" span c="dimmed" ml={6}>
+                off with its parent
+              </Text>
+            )}
           </UnstyledButton>
-          {folder.subfolders.length > 0 && <FolderItems folders={folder.subfolders} selectedId={selectedId} depth={depth + 1} />}
+          {folder.subfolders.length > 0 && (
+            <FolderItems folders={folder.subfolders} selectedId={selectedId} depth={depth + 1} offAbove={offAbove || !folder.active} />
+          )}
         </li>
       ))}
     </Box>
   );
 }
 
-/** The folder of that id anywhere in the tree. */
-export function findFolder(folders: SnapshotFolder[], id: string): SnapshotFolder | undefined {
+/** The folders from the top down to the one of that id (empty when it is not in the tree). */
+export function pathTo(folders: SnapshotFolder[], id: string): SnapshotFolder[] {
   for (const folder of folders) {
-    if (folder.id === id) return folder;
-    const inside = findFolder(folder.subfolders, id);
-    if (inside) return inside;
+    if (folder.id === id) return [folder];
+    const inside = pathTo(folder.subfolders, id);
+    if (inside.length) return [folder, ...inside];
   }
-  return undefined;
+  return [];
 }
 
 /** Title and description of a folder, for creating and renaming alike. */
@@ -114,6 +132,46 @@ function RenameFolder({ folder, onDone }: { folder: SnapshotFolder; onDone(): vo
   );
 }
 
+/** Moves the folder with its subtree; the picker leaves out cycles, the API still refuses one made meanwhile. */
+function MoveFolder({ folder, tree, onDone }: { folder: SnapshotFolder; tree: SnapshotFolder[]; onDone(): void }) {
+  const move = useMoveFolder();
+  return (
+    <MoveForm
+      folders={tree}
+      description="Under another folder, or to the top level. The folder itself and its subfolders cannot be picked."
+      current={folder.parentFolderId}
+      moving={folder.id}
+      withTopLevel
+      submitLabel="Move folder"
+      errorTitle="The folder was not moved"
+      pending={move.isPending}
+      error={move.error}
+      onMove={(target, refused) => move.mutate({ id: folder.id, parentFolderId: target === TOP_LEVEL ? null : target }, { onSuccess: onDone, onError: refused })}
+    >
+      <Text size="sm">“{folder.title}” moves with its subfolders and articles.</Text>
+    </MoveForm>
+  );
+}
+
+/** Switches the folder active or inactive (the update route takes title and description with it). */
+function ActiveSwitch({ folder }: { folder: SnapshotFolder }) {
+  const { canWrite } = useSession();
+  const update = useUpdateFolder();
+  const checked = update.isPending ? update.variables.active : folder.active;
+  return (
+    <Stack gap={4}>
+      <Switch
+        label="Active"
+        description={`${INACTIVE_MEANS}${canWrite ? '' : ' This key is read-only.'}`}
+        checked={checked}
+        disabled={!canWrite || update.isPending}
+        onChange={(event) => update.mutate({ id: folder.id, title: folder.title, description: folder.description, active: event.currentTarget.checked })}
+      />
+      {update.error && <ErrorState error={update.error} title="The folder's state was not changed" />}
+    </Stack>
+  );
+}
+
 function DeleteFolder({ folder, onDone }: { folder: SnapshotFolder; onDone(): void }) {
   const remove = useDeleteFolder();
   const refused = remove.error instanceof ApiError && remove.error.status === 409;
@@ -122,7 +180,18 @@ function DeleteFolder({ folder, onDone }: { folder: SnapshotFolder; onDone(): vo
       <Text size="sm">Delete the folder “{folder.title}”?</Text>
       {remove.error && <ErrorState error={remove.error} title="The folder was not deleted" />}
       <Group>
-        <Button color="red" loading={remove.isPending} onClick={() => remove.mutate({ id: folder.id, cascade: refused }, { onSuccess: onDone })}>
+        <Button
+          color="red"
+          loading={remove.isPending}
+          onClick={() =>
+            // The dialog loses its folder (and this component) once the refreshed tree arrives, which
+            // may be before mutate's own callbacks would run; the promise settles regardless.
+            remove
+              .mutateAsync({ id: folder.id, cascade: refused })
+              .then(onDone)
+              .catch(() => undefined)
+          }
+        >
           {refused ? 'Delete it with everything inside' : 'Delete folder'}
         </Button>
       </Group>
@@ -130,12 +199,12 @@ function DeleteFolder({ folder, onDone }: { folder: SnapshotFolder; onDone(): vo
   );
 }
 
-type Dialog = 'new' | 'rename' | 'delete' | undefined;
+type Dialog = 'new' | 'rename' | 'move' | 'delete' | undefined;
 
 export function FolderTree({ selectedId, onSelect }: { selectedId?: string; onSelect(id: string | undefined): void }) {
   const tree = useTree();
   const [dialog, setDialog] = useState<Dialog>();
-  const selected = tree.data && selectedId ? findFolder(tree.data, selectedId) : undefined;
+  const selected = tree.data && selectedId ? pathTo(tree.data, selectedId).at(-1) : undefined;
   const close = () => setDialog(undefined);
 
   return (
@@ -159,18 +228,24 @@ export function FolderTree({ selectedId, onSelect }: { selectedId?: string; onSe
       {tree.data && tree.data.length === 0 && <Empty>No folders yet. Create one to hold articles.</Empty>}
       {tree.data && tree.data.length > 0 && (
         <nav aria-label="Folder tree">
-          <FolderItems folders={tree.data} selectedId={selectedId} depth={0} />
+          <FolderItems folders={tree.data} selectedId={selectedId} depth={0} offAbove={false} />
         </nav>
       )}
       {selected && (
-        <Group gap="xs" mt="sm">
-          <WriteButton size="xs" variant="default" onClick={() => setDialog('rename')}>
-            Rename folder
-          </WriteButton>
-          <WriteButton size="xs" variant="default" color="red" onClick={() => setDialog('delete')}>
-            Delete folder
-          </WriteButton>
-        </Group>
+        <Box component="section" aria-label={`The folder ${selected.title}`} mt="sm">
+          <Group gap="xs" mb="sm">
+            <WriteButton size="xs" variant="default" onClick={() => setDialog('rename')}>
+              Rename folder
+            </WriteButton>
+            <WriteButton size="xs" variant="default" onClick={() => setDialog('move')}>
+              Move to…
+            </WriteButton>
+            <WriteButton size="xs" variant="default" color="red" onClick={() => setDialog('delete')}>
+              Delete folder
+            </WriteButton>
+          </Group>
+          <ActiveSwitch key={selected.id} folder={selected} />
+        </Box>
       )}
       <Modal opened={dialog === 'new'} onClose={close} title="New folder">
         <NewFolder
@@ -183,6 +258,9 @@ export function FolderTree({ selectedId, onSelect }: { selectedId?: string; onSe
       </Modal>
       <Modal opened={dialog === 'rename' && selected !== undefined} onClose={close} title="Rename folder">
         {selected && <RenameFolder folder={selected} onDone={close} />}
+      </Modal>
+      <Modal opened={dialog === 'move' && selected !== undefined} onClose={close} title={selected ? `Move “${selected.title}”` : 'Move folder'} size="lg">
+        {selected && tree.data && <MoveFolder folder={selected} tree={tree.data} onDone={close} />}
       </Modal>
       <Modal opened={dialog === 'delete' && selected !== undefined} onClose={close} title="Delete folder">
         {selected && (
