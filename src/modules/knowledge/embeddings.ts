@@ -190,6 +190,16 @@ export interface SemanticScorer {
 
 let warnedEncoder = false;
 
+/** Built-in vectors recently read or made, by workspace, article and text hash: a steady answer reads no vector from the database. */
+const RECENT_VECTORS_MAX = 10_000;
+const recentVectors = new Map<string, ArrayLike<number>>();
+
+function rememberVector(key: string, vector: ArrayLike<number>): void {
+  recentVectors.delete(key);
+  recentVectors.set(key, vector);
+  if (recentVectors.size > RECENT_VECTORS_MAX) recentVectors.delete(recentVectors.keys().next().value!);
+}
+
 type Encode = NonNullable<WorkspaceContext['llm']['encode']>;
 
 /**
@@ -230,11 +240,16 @@ export function semanticScorer(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId' 
       try {
         const texts = articles.map((a) => embeddingText(a));
         const hashes = texts.map(contentHash);
-        const stored = await findEmbeddings(ctx.db, ctx.workspaceId, model, articles.map((a) => a.id));
-        const vectors: (ArrayLike<number> | undefined)[] = articles.map((a, i) => {
-          const row = stored.get(a.id);
-          return row && row.contentHash === hashes[i] ? row.embedding : undefined;
-        });
+        const keys = articles.map((a, i) => `${ctx.workspaceId}/${a.id}/${hashes[i]}`);
+        const vectors: (ArrayLike<number> | undefined)[] = keys.map((k) => recentVectors.get(k));
+        const unread = articles.filter((_, i) => !vectors[i]);
+        if (unread.length) {
+          const stored = await findEmbeddings(ctx.db, ctx.workspaceId, model, unread.map((a) => a.id));
+          articles.forEach((a, i) => {
+            const row = stored.get(a.id);
+            if (!vectors[i] && row && row.contentHash === hashes[i]) vectors[i] = row.embedding;
+          });
+        }
         const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
         if (missing.length) {
           const made = await encode(missing.map((i) => texts[i]!), signal ? { signal } : {});
@@ -244,6 +259,7 @@ export function semanticScorer(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId' 
             await upsertEmbeddings(ctx.db, ctx.workspaceId, model, rows, ctx.clock.now());
           }
         }
+        vectors.forEach((v, i) => v && rememberVector(keys[i]!, v));
         return new Map(articles.flatMap((a, i) => (vectors[i] ? [[a.id, similarity(query, vectors[i]!)] as const] : [])));
       } catch (error) {
         return failed(error);
