@@ -54,6 +54,20 @@ describe('built-in answers', () => {
     assert.equal(answerConfidence(rankCandidates('q', []).features), 0);
   });
 
+  it("reads the encoder's similarity only when every candidate has one, its lead over at least 0.3", () => {
+    const a = { ...article('a', 'Shipping times', 'Standard shipping takes 3 to 5 business days.', 1.5), similarity: 0.55 };
+    const b = { ...article('b', 'Payment methods', 'We accept Visa and PayPal.', 1.2), similarity: 0.2 };
+    const both = rankCandidates('When will my parcel get here?', [a, b]).features;
+    assert.deepEqual([both.semantic, both.similarity, both.secondSimilarity], [true, 0.55, 0.3], 'a second below the floor leads from 0.3');
+    const alone = rankCandidates('When will my parcel get here?', [a]).features;
+    assert.deepEqual([alone.semantic, alone.secondSimilarity], [true, 0.3], 'an article found alone leads from 0.3, not from 0');
+    const partly = rankCandidates('When will my parcel get here?', [a, article('b', 'Payment methods', 'We accept Visa and PayPal.', 1.2)]).features;
+    assert.equal(partly.semantic, false, 'a candidate without a similarity: the lexical weights apply');
+    // The same features are surer with a clear meaning lead than without one.
+    const close = rankCandidates('When will my parcel get here?', [a, { ...b, similarity: 0.54 }]).features;
+    assert.ok(answerConfidence(both) > answerConfidence(close), `${answerConfidence(both)} > ${answerConfidence(close)}`);
+  });
+
   it('extracts the sentences that answer, a list of steps whole and in order', () => {
     const body = 'Our billing runs monthly.\n\nTo export an invoice:\n1. Open Billing.\n2. Choose Invoices.\n3. Click Download.\n\nInvoices are kept for 7 years.';
     assert.equal(extractAnswer('How do I export an invoice?', { title: 'Invoices', body }), 'To export an invoice:\n\n1. Open Billing.\n2. Choose Invoices.\n3. Click Download.\n\nInvoices are kept for 7 years.');
