@@ -1,6 +1,6 @@
-import type { FlowNode } from '../../evaluators/flow.js';
+import { type FlowNode, flowNodes } from '../../evaluators/flow.js';
 import { terms } from '../../text/terms.js';
-import type { DraftWarning } from './flow-drafting.js';
+import { type DraftWarning, ESCALATE } from './flow-drafting.js';
 
 /**
  * The last check of a drafted rule (docs/rules.md, "what the reader does not understand"): every
@@ -21,7 +21,6 @@ import type { DraftWarning } from './flow-drafting.js';
  */
 
 const SAYS = /\b(?:say|tell|reply|respond|let (?:them|the customer|the user|him|her) know|inform|explain)\b|⟦\d+⟧/i;
-const HANDS_OVER = /\b(?:escalate|hand(?:\s+(?:it|them))?\s*(?:over|off)|handoff|transfer|pass(?:\s+it)?\s+(?:on\s+)?to\s+(?:a|an|the|our)\b)/i;
 const NO_HANDOVER = /\b(?:don'?t|do not|never|no need to|without)\s+(?:\w+\s+){0,2}(?:escalate|hand|transfer|pass)/i;
 const ASKS = /\b(?:ask|request|collect|get|find out)\s+(?:(?:the customer|the user|them|him|her)\s+)?(?:for|whether|if|which|what|how|when|about)\b/i;
 const COMPARISON =
@@ -34,39 +33,14 @@ interface FlowContents {
   numbers: Set<number>;
 }
 
-function contents(flow: FlowNode | null): FlowContents {
+function contents(flow: FlowNode): FlowContents {
   const out: FlowContents = { messages: [], escalates: false, collected: new Set(), numbers: new Set() };
-  const visit = (node: FlowNode | undefined): void => {
-    if (!node) return;
-    switch (node.type) {
-      case 'message':
-        out.messages.push(new Set(terms(node.message)));
-        break;
-      case 'escalate':
-        out.escalates = true;
-        if (node.message) out.messages.push(new Set(terms(node.message)));
-        break;
-      case 'end':
-        if (node.message) out.messages.push(new Set(terms(node.message)));
-        break;
-      case 'collect':
-        for (const t of terms(`${node.field.replace(/([a-z])([A-Z])/g, '$1 $2')} ${node.question}`)) out.collected.add(t);
-        break;
-      case 'condition':
-        for (const n of JSON.stringify(node.conditions).match(/-?\d+(?:\.\d+)?/g) ?? []) out.numbers.add(Number(n));
-        visit(node.then);
-        visit(node.else);
-        break;
-      case 'tool':
-        visit(node.onSuccess);
-        visit(node.onFailure);
-        break;
-      default:
-        break;
-    }
-    if ('next' in node) visit(node.next);
-  };
-  visit(flow ?? undefined);
+  for (const { node } of flowNodes(flow)) {
+    if (node.type === 'escalate') out.escalates = true;
+    if ((node.type === 'message' || node.type === 'escalate' || node.type === 'end') && node.message) out.messages.push(new Set(terms(node.message)));
+    if (node.type === 'collect') for (const t of terms(`${node.field.replace(/([a-z])([A-Z])/g, '$1 $2')} ${node.question}`)) out.collected.add(t);
+    if (node.type === 'condition') for (const n of JSON.stringify(node.conditions).match(/-?\d+(?:\.\d+)?/g) ?? []) out.numbers.add(Number(n));
+  }
   return out;
 }
 
@@ -84,7 +58,7 @@ const inDays = (n: number) => [n, n * 7, n * 30, n * 31, n * 365];
  * Sentences of `instructions` (quotes protected as ⟦n⟧, `quotes` restores them) that the flow does
  * not show and no warning names, as written (with their ⟦n⟧).
  */
-export function unshownSentences(instructions: string, quotes: readonly string[], flow: FlowNode | null, warnings: readonly DraftWarning[]): string[] {
+export function unshownSentences(instructions: string, quotes: readonly string[], flow: FlowNode, warnings: readonly DraftWarning[]): string[] {
   const restore = (s: string) => s.replace(/⟦(\d+)⟧/g, (_m, i: string) => `"${quotes[Number(i)] ?? ''}"`);
   const flowHas = contents(flow);
   const warned = warnings.map((w) => w.fragment.toLowerCase());
@@ -105,7 +79,7 @@ export function unshownSentences(instructions: string, quotes: readonly string[]
     const value = number ? Number((number[1] ?? number[2] ?? '').replace(/,/g, '')) : NaN;
     const gaps = [
       SAYS.test(raw) && !saysShown,
-      HANDS_OVER.test(raw) && !NO_HANDOVER.test(raw) && !flowHas.escalates,
+      ESCALATE.test(raw) && !NO_HANDOVER.test(raw) && !flowHas.escalates,
       ASKS.test(raw) && shared(flowHas.collected) === 0,
       Number.isFinite(value) && !inDays(value).some((v) => flowHas.numbers.has(v)),
     ];

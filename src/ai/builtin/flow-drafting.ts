@@ -71,7 +71,7 @@ export function messageText(text: string): string {
 
 const ACTION = String.raw`(?:escalate|hand(?:\s+(?:it|them))?\s*(?:over|off)|transfer|pass(?:\s+it)?\s+(?:on\s+)?to|forward|route|connect|say|tell|reply|respond|answer|give|offer|send|let (?:them|the customer|the user) know|ask|tag|end|close|apologi[sz]e|inform|explain|provide|direct|point)`;
 const ASK = /^(?:please\s+)?(?:ask|request|collect|get|obtain|find out|gather|confirm)\b\s*(?:the customer|the user|them|him|her|for it)?\s*(?:for|about|to (?:give|provide|share|send)(?: us| you)?|to confirm)?\s*(.+)$/i;
-const ESCALATE = /\b(?:escalate|hand(?:\s+(?:it|them))?\s*(?:over|off)|handoff|transfer|pass(?:\s+it)?\s+(?:on\s+)?to|forward(?:\s+it)?\s+to|route(?:\s+it)?\s+to|connect (?:them|the customer) (?:to|with))\b/i;
+export const ESCALATE = /\b(?:escalate|hand(?:\s+(?:it|them))?\s*(?:over|off)|handoff|transfer|pass(?:\s+it)?\s+(?:on\s+)?to|forward(?:\s+it)?\s+to|route(?:\s+it)?\s+to|connect (?:them|the customer) (?:to|with))\b/i;
 const TAG = /^(?:please\s+)?tag(?:\s+(?:it|this|them|the conversation|the ticket|the chat))?\s+(?:as\s+|with\s+)?["“]?([^"”⟦,;]+?)["”]?\s*$/i;
 const END = /\b(?:end|close|finish|conclude)\s+(?:the\s+)?(?:conversation|chat|ticket|flow)\b/i;
 const SAY = /^(?:please\s+)?(?:say|tell|reply|respond|answer|inform|explain|let (?:them|the customer|the user) know)\b(?:\s+(?:to\s+)?(?:them|the customer|the user|him|her))?(?:\s+(?:that|with))?\s*(.*)$/i;
