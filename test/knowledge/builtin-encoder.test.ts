@@ -10,6 +10,7 @@ import { BUILTIN_ENCODER_MODEL, encodeTexts, similarity } from '../../src/ai/enc
 import { queryRows } from '../../src/db/sql.js';
 import { embedPendingArticles } from '../../src/modules/knowledge/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { makeTenant } from '../support/factories.js';
 import { expectStatus } from '../support/security.js';
 import { type Event, metadataOf, say, type Setup, setupAgent, type Trace } from '../conversations/support.js';
 
@@ -89,6 +90,20 @@ describe('the semantic signal in answers', () => {
     const second = await embedPendingArticles(ctx, s.w.workspaceId);
     assert.deepEqual([second.embedded, second.failed], [1, 0], 'only the edited article is encoded again');
     assert.equal((await rows(s.w.workspaceId)).find((r) => r.articleId === shippingId)?.articleVersion, 2, 'its vector is of version 2');
+  });
+
+  it("never reads another workspace's vectors: the same article text elsewhere gets its own", async () => {
+    // The first workspace's password article has its vector (read and kept in memory); another
+    // workspace with the same articles must make and store its own, not use those.
+    await say(t, s.w.key, { content: 'How can I reset my password?', botId: s.agentId });
+    const other = await setupAgent(t, await makeTenant(t));
+    const [, reply] = (await say(t, other.w.key, { content: 'How can I reset my password?', botId: other.agentId })) as [Event, Event];
+    assert.equal(reply.handover, false, `answered: ${reply.message}`);
+    const theirs = await rows(other.w.workspaceId);
+    assert.ok(theirs.some((r) => r.articleId === other.articleIds[0]), `its own vector of its password article: ${JSON.stringify(theirs)}`);
+    const ours = new Set([...s.articleIds, shippingId]);
+    assert.ok(theirs.every((r) => !ours.has(r.articleId)), 'none of the first workspace\'s articles');
+    assert.ok((await rows(s.w.workspaceId)).every((r) => ours.has(r.articleId)), 'and the first workspace holds only its own');
   });
 });
 
