@@ -247,13 +247,19 @@ async function bootstrapFirstWorkspace(ports: Ports): Promise<void> {
   );
 }
 
-/** Runs until SIGTERM or SIGINT, then stops gracefully (a second signal exits at once). */
+/**
+ * Runs until SIGTERM or SIGINT, then stops gracefully (a second signal exits at once). Started by
+ * npm (`npx parley ...`, an npm script), it also stops when the process that started it ends: npm
+ * forwards a signal only to the `sh -c` it runs Parley in, which ends without passing it on, and
+ * Parley would otherwise keep serving, re-parented to PID 1 (the "stop does not stop" of an
+ * operator signalling the pid npm returned).
+ */
 export function stopOnSignals(runtime: Runtime): void {
   let received = false;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const stopFor = (reason: Record<string, unknown>) => {
     if (received) process.exit(1);
     received = true;
-    runtime.ports.log.info({ signal }, 'signal received');
+    runtime.ports.log.info(reason, 'signal received');
     runtime.stop().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -262,6 +268,26 @@ export function stopOnSignals(runtime: Runtime): void {
       },
     );
   };
+  const onSignal = (signal: NodeJS.Signals) => stopFor({ signal });
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  const parent = process.ppid;
+  const npm = runtime.config.startedByNpm;
+  if (npm) {
+    watchParent(parent, () => stopFor({ signal: 'SIGTERM', reason: `the process that started Parley (pid ${parent}, npm ${npm}) ended` }));
+  }
+}
+
+/** Calls `onGone` once when process `pid` no longer exists (looked at twice a second). */
+function watchParent(pid: number, onGone: () => void): void {
+  const timer = setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return;
+      clearInterval(timer);
+      onGone();
+    }
+  }, 500);
+  timer.unref();
 }

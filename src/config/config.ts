@@ -163,6 +163,11 @@ export interface Config {
   readonly assumedResolutionHours: number;
   /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
   readonly refineLeaseSeconds: number;
+  /**
+   * npm's command when npm started this process (`npm start`, `npx parley`: npm's own
+   * `npm_command`, not a setting); the process then stops when npm ends (runtime.ts stopOnSignals).
+   */
+  readonly startedByNpm: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -228,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refineLeaseSeconds: e.PARLEY_REFINE_LEASE_SECONDS,
     deletedRetentionDays: e.PARLEY_DELETED_RETENTION_DAYS,
     assumedResolutionHours: e.PARLEY_ASSUMED_RESOLUTION_HOURS,
+    startedByNpm: env.npm_command || undefined,
   });
 }
 
