@@ -20,7 +20,10 @@ export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres
 
 const API_KEY_PATTERN = /parley_[A-Za-z0-9_-]{43}/;
 /** bin/parley.js announces a rebuild of a stale dist/ on stderr; that is not a server problem. */
-const BUILD_NOTICE = /^parley: building dist\/ \.\.\.$/;
+/** What bin/parley.js says while it builds, and the first start's notice: not problems. */
+const BUILD_NOTICE = /^parley: (?:building|built|another process)/;
+const FIRST_START_NOTICE = /^(?:Parley created the workspace|The key is shown only|Try it:|API documentation:|create the first one| {2}(?:parley_|curl -H|npx parley key create))/;
+const WORKSPACE_CREATED = /Parley created the workspace "default" \(([0-9a-f-]{36})\)/;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** Resolves after `ms` milliseconds. */
@@ -232,9 +235,24 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<ServerEx
   }
 }
 
+/** `parley key create` for the workspace, in the server's environment: the new key. */
+async function createKeyWithCli(workspaceId: string, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['bin/parley.js', 'key', 'create', '--workspace', workspaceId, '--scopes', 'read,write', '--name', 'bench', '--json'], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`parley key create exited with ${code}: ${out}`);
+  return (JSON.parse(out.slice(out.indexOf('{'))) as { key: string }).key;
+}
+
 /**
- * Starts `node bin/parley.js serve` on a free loopback port, reads the API key it prints on an
- * empty database, and waits for GET /readyz to answer 200. Kills the child if anything fails.
+ * Starts `node bin/parley.js serve` on a free loopback port, reads the API key it shows on an
+ * empty database (on PostgreSQL: makes one with the CLI), and waits for GET /readyz to answer 200. Kills the child if anything fails.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = await freePort();
@@ -247,12 +265,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   children.add(child);
   const problems: ServerProblems = { logs: [], stderr: [] };
   let apiKey: string | undefined = options.apiKey;
+  let workspaceId: string | undefined;
   readLines(child.stdout!, (line) => {
-    apiKey ??= API_KEY_PATTERN.exec(line)?.[0];
     if (isProblemLog(line)) problems.logs.push(line);
   });
+  // The first start shows its key (embedded) or its workspace (PostgreSQL) on stderr.
   readLines(child.stderr!, (line) => {
-    if (line.trim() && !BUILD_NOTICE.test(line)) problems.stderr.push(line);
+    apiKey ??= API_KEY_PATTERN.exec(line)?.[0];
+    workspaceId ??= WORKSPACE_CREATED.exec(line)?.[1];
+    if (line.trim() && !BUILD_NOTICE.test(line) && !FIRST_START_NOTICE.test(line)) problems.stderr.push(line);
   });
   const failed = (): Error | undefined =>
     child.exitCode !== null || child.signalCode !== null
@@ -261,7 +282,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : undefined;
   try {
     await waitForOk(`${url}/readyz`, Date.now() + (options.readyTimeoutMs ?? 180_000), failed);
-    // The key is printed before the HTTP listener starts, so it is there once /readyz answers.
+    // The first start's notice is printed before the HTTP listener starts, so it is there once
+    // /readyz answers. On PostgreSQL it names the workspace and the CLI makes its first key.
+    if (!apiKey && workspaceId) apiKey = await createKeyWithCli(workspaceId, options.env);
     if (!apiKey) throw new Error('the server did not print an API key (was the database not empty?)');
   } catch (error) {
     await stopChild(child, 5000);

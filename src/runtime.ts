@@ -217,34 +217,50 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
   }
 }
 
-/** On an empty database, creates workspace `default` with a read+write key and prints both once. */
+/**
+ * On an empty database, creates workspace `default`. Embedded, it also creates a read+write key
+ * and shows both once on stderr, apart from the JSON log lines on stdout. On PostgreSQL no key is
+ * made or shown (logs of a deployment end up in log aggregation): the CLI or the admin API makes
+ * the first one, as the notice says.
+ */
 async function bootstrapFirstWorkspace(ports: Ports): Promise<void> {
   const { config } = ports;
+  const embedded = config.databaseUrl === undefined;
   const created = await inTransaction(contextForOperator(ports), async (tx) => {
     // Serialises concurrent first starts on one PostgreSQL; a no-op cost on PGlite.
     await tx.db.execute(sql`SELECT pg_advisory_xact_lock(7415926536)`);
     if ((await countWorkspaces(tx)) > 0) return undefined;
     const workspace = await createWorkspace(tx, 'default');
-    const { key } = await createApiKey(tx, workspace.id, { name: 'default', scopes: ['read', 'write'] });
+    const key = embedded ? (await createApiKey(tx, workspace.id, { name: 'default', scopes: ['read', 'write'] })).key : undefined;
     return { workspace, key };
   });
   if (!created) return;
+  ports.log.info({ workspaceId: created.workspace.id, apiKeyCreated: created.key !== undefined }, 'created the workspace "default"');
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  process.stdout.write(
-    [
-      '',
-      `Parley created the workspace "default" (${created.workspace.id}) and an API key with scopes read, write.`,
-      'The key is shown only this once; store it now:',
-      '',
-      `  ${created.key}`,
-      '',
-      'Try it:',
-      `  curl -H "Authorization: Bearer ${created.key}" http://${shownHost}:${config.port}/v2/workspace/public`,
-      '',
-      `API documentation: http://${shownHost}:${config.port}/docs`,
-      '',
-    ].join('\n') + '\n',
-  );
+  const lines =
+    created.key === undefined
+      ? [
+          '',
+          `Parley created the workspace "default" (${created.workspace.id}). On PostgreSQL no API key is made at the first start;`,
+          'create the first one with the CLI (or the admin API, POST /v2/admin/workspaces/{id}/api-keys):',
+          '',
+          `  npx parley key create --workspace ${created.workspace.id} --scopes read,write`,
+          '',
+        ]
+      : [
+          '',
+          `Parley created the workspace "default" (${created.workspace.id}) and an API key with scopes read, write.`,
+          'The key is shown only this once; store it now:',
+          '',
+          `  ${created.key}`,
+          '',
+          'Try it:',
+          `  curl -H "Authorization: Bearer ${created.key}" http://${shownHost}:${config.port}/v2/workspace/public`,
+          '',
+          `API documentation: http://${shownHost}:${config.port}/docs`,
+          '',
+        ];
+  process.stderr.write(lines.join('\n') + '\n');
 }
 
 /**

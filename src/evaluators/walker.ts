@@ -140,6 +140,50 @@ export function parseAnswer(type: CollectDataType, message: string, today?: stri
   }
 }
 
+/** Words that announce an identifier without saying whose it is ("number", "#", "id"). */
+const GENERIC_CUE = new Set(['number', 'no', 'nr', 'num', 'id', 'ref', 'reference', 'code', 'is', 'was', 'my', 'the', 'it', 's']);
+
+/** The lower-case words of a field name and its question (`orderNumber` -> order, number), singular. */
+function fieldWords(node: CollectNode): Set<string> {
+  const text = `${node.field.replace(/([a-z])([A-Z])/g, '$1 $2')} ${node.question}`.toLowerCase();
+  return new Set((text.match(/[a-z]+/g) ?? []).map((w) => w.replace(/s$/, '')));
+}
+
+/**
+ * A value for the node that a message gives in passing, before the flow asked for it ("order 48213,
+ * bought 45 days ago" as the first message gives the order number and its age): only what cannot
+ * be mistaken for something else: an identifier right after a word of the field or its question
+ * ("order 48213", "order #48213" for an order number; not for a tracking number), an email address,
+ * an ISO date, or for a question about when something happened, a duration with "ago" or a written
+ * date. Free text, numbers and yes / no are never taken unasked.
+ */
+export function readInPassing(node: CollectNode, message: string, today?: string): unknown {
+  switch (node.dataType) {
+    case 'identifier': {
+      const value = readIdentifier(message);
+      if (value === undefined) return undefined;
+      const before = (message.slice(0, message.indexOf(value)).toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !GENERIC_CUE.has(w));
+      const subject = before.at(-1)?.replace(/s$/, '');
+      return subject !== undefined && fieldWords(node).has(subject) && /[a-z]\W{0,16}$/i.test(message.slice(0, message.indexOf(value))) ? value : undefined;
+    }
+    case 'email':
+      return parseAnswer('email', message);
+    case 'date':
+      return /\b\d{4}-\d{2}-\d{2}\b/.test(message) ? parseAnswer('date', message) : undefined;
+    case 'days':
+      // Only for a question about when something happened ("When was your order? ... how many days
+      // ago"), and only a duration with "ago" or a written date: "days late" or "supposed to be here
+      // last week" says something else than the age asked for.
+      return /\b(?:when|ago|date)\b/i.test(node.question) &&
+        !/\b(?:late|delay|overdue|long)\b/i.test(node.question) &&
+        /\b\w+\s+(?:days?|weeks?|months?|years?)\s+ago\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/i.test(message)
+        ? readDays(message, today)
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
 const DATA_TYPE_WORDS: Record<CollectDataType, string> = {
   string: 'an answer',
   number: 'a number',
@@ -259,6 +303,13 @@ export async function walkFlow(flow: FlowNode, input: WalkInput, tools: ToolInvo
         }
         if (known !== MISSING && known !== null) {
           steps.push({ nodeId, type: 'collect', field: node.field, action: 'known', value: known, attempts: 0 });
+          break;
+        }
+        // This walk's message may already give it (a value another step took from it is not taken twice).
+        const given = readInPassing(node, input.message, input.context.time?.date);
+        if (given !== undefined && !Object.values(collected).some((value) => value === given)) {
+          store(node.field, given);
+          steps.push({ nodeId, type: 'collect', field: node.field, action: 'accepted', value: given, attempts: 0 });
           break;
         }
         const reply = say(node.question);

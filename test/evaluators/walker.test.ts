@@ -182,19 +182,52 @@ describe('collect: values read out of the customer words', () => {
     assert.equal(parseAnswer('days', 'no idea', today), undefined);
   });
 
-  it('stores the value, not the sentence, and a condition compares it', async () => {
-    const f = flow({
+  /** Asks for the order number and how many days ago it was; hands over past 30 days, else confirms. */
+  const orderAgeFlow = () =>
+    flow({
       id: 'o', type: 'collect', field: 'orderNumber', question: 'Order number?', dataType: 'identifier',
       next: { id: 'a', type: 'collect', field: 'orderAgeDays', question: 'How many days ago?', dataType: 'days',
         next: { id: 'c', type: 'condition', conditions: [{ scope: 'SCALAR', predicate: [{ left: { path: 'rule.orderAgeDays', dataType: 'number' }, operator: '>', right: { value: 30 } }] }],
           then: { id: 'h', type: 'escalate', reason: 'rule_escalation' }, else: { id: 'm', type: 'message', message: 'Refund for ${rule.orderNumber}' } } },
     });
+
+  it('stores the value, not the sentence, and a condition compares it', async () => {
+    const f = orderAgeFlow();
     const context = { time: { date: today, hour: 9, weekday: 4 } };
     const first = await walk(f, 'refund please', null, dryRunTools, context);
-    const second = await walk(f, 'It is order 48213, I bought it 45 days ago', first.state, dryRunTools, context);
+    const second = await walk(f, 'It is order 48213', first.state, dryRunTools, context);
+    assert.deepEqual([second.status, second.state.waitingFor?.field], ['waiting_for_input', 'orderAgeDays'], 'the order number alone: asks its age');
     const third = await walk(f, '45 days ago', second.state, dryRunTools, context);
     assert.deepEqual([third.status, third.state.collected], ['escalated', { orderNumber: '48213', orderAgeDays: 45 }]);
     const recent = await walk(f, 'November 20th', second.state, dryRunTools, context);
     assert.deepEqual([recent.status, recent.replies], ['completed', ['Refund for 48213']]);
+  });
+
+  it('takes what the customer already said instead of asking for it again, only where it cannot be mistaken', async () => {
+    const f = orderAgeFlow();
+    const context = { time: { date: today, hour: 9, weekday: 4 } };
+    const all = await walk(f, 'order 48213, bought 45 days ago', null, dryRunTools, context);
+    assert.deepEqual([all.status, all.state.collected], ['escalated', { orderNumber: '48213', orderAgeDays: 45 }], 'both values in the first message: no question asked');
+    assert.deepEqual(all.steps.slice(0, 2).map((s) => s.type === 'collect' && s.action), ['accepted', 'accepted']);
+    const answered = await walk(f, 'refund please', null, dryRunTools, context);
+    const both = await walk(f, 'It is order 48213, I bought it 10 days ago', answered.state, dryRunTools, context);
+    assert.deepEqual([both.status, both.replies], ['completed', ['Refund for 48213']], 'the answer to the first question gives the second value too');
+    const uncued = await walk(f, 'I want a refund for 48213', null, dryRunTools, context);
+    assert.deepEqual([uncued.status, uncued.state.waitingFor?.field], ['waiting_for_input', 'orderNumber'], 'a number without "order" / "#" before it is not taken unasked');
+    const duration = await walk(f, 'Your 30 days return policy: can I get a refund, order #48213?', null, dryRunTools, context);
+    assert.deepEqual([duration.status, duration.state.waitingFor?.field], ['waiting_for_input', 'orderAgeDays'], 'days without "ago" or a date are not the order\'s age');
+
+    const amounts = flow({
+      id: 'n', type: 'collect', field: 'amount', question: 'How much?', dataType: 'number',
+      next: { id: 'r', type: 'collect', field: 'reason', question: 'Why?', dataType: 'string',
+        next: { id: 't', type: 'collect', field: 'trackingNumber', question: 'Tracking number?', dataType: 'identifier' } },
+    });
+    const unasked = await walk(amounts, 'I paid 120 dollars for order #48213 and it broke', null, dryRunTools, {});
+    assert.deepEqual([unasked.status, unasked.state.waitingFor?.field, unasked.state.collected], ['waiting_for_input', 'amount', {}], 'numbers and free text are never taken unasked');
+    const amount = await walk(amounts, '120', unasked.state, dryRunTools, {});
+    const reason = await walk(amounts, 'order #48213 broke', amount.state, dryRunTools, {});
+    assert.deepEqual([reason.status, reason.state.waitingFor?.field], ['waiting_for_input', 'trackingNumber'], 'an order number is not taken for the tracking number');
+    const tracking = await walk(amounts, 'it never came, tracking number TR-55821', amount.state, dryRunTools, {});
+    assert.deepEqual([tracking.status, tracking.state.collected.trackingNumber], ['completed', 'TR-55821'], 'a tracking number given with the reason is');
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { backend } from '../support/database.js';
-import { freePort, type Proc, processTestEnv, runCli, spawnScript, stop } from '../support/processes.js';
+import { firstKey, freePort, type Proc, processTestEnv, runCli, spawnScript, stop } from '../support/processes.js';
 
 const KEY = /parley_[A-Za-z0-9_-]{43}/;
 const AUTH_CACHE_MS = 100;
@@ -31,11 +31,20 @@ describe('parley processes', { timeout: 240_000 }, () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
+    let stdout = '';
+    server.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     try {
       await waitReady(base, server);
-      const key = (await server.waitForOutput(KEY))[0];
+      const key = await firstKey(server, env);
       assert.match(server.output(), /created the workspace "default"/);
-      assert.match(server.output(), new RegExp(`curl -H "Authorization: Bearer ${key}" http://127\\.0\\.0\\.1:${port}/v2/workspace/public`));
+      if (backend === 'pglite') {
+        assert.match(server.output(), new RegExp(`curl -H "Authorization: Bearer ${key}" http://127\\.0\\.0\\.1:${port}/v2/workspace/public`));
+      } else {
+        assert.ok(!KEY.test(server.output()), 'on PostgreSQL the first start makes and shows no key');
+        assert.match(server.output(), /npx parley key create --workspace [0-9a-f-]{36} --scopes read,write/, 'it says how to make the first one');
+      }
+      assert.ok(!stdout.includes(key) && !KEY.test(stdout), 'no key in the JSON log stream (stdout)');
+      assert.match(stdout, /"msg":"created the workspace \\"default\\""/, 'the log says the workspace was made');
       const me = await get(`${base}/v2/workspace/public`, key);
       assert.equal(me.status, 200);
       assert.equal(me.body.name, 'default');

@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeLlm, fakeModelEnv, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { poll } from '../support/poll.js';
-import { freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+import { firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
 import { SHIPPING_DIAGNOSIS } from './support.js';
 
-const KEY = /parley_[A-Za-z0-9_-]{43}/;
 
 describe('a Refine with AI iteration survives a killed worker', { timeout: 120_000 }, () => {
   let env: Record<string, string | undefined>;
@@ -50,7 +49,7 @@ describe('a Refine with AI iteration survives a killed worker', { timeout: 120_0
     let second: Proc | undefined;
     try {
       await first.waitForOutput(/Server listening/);
-      const key = (await first.waitForOutput(KEY))[0];
+      const key = await firstKey(first, env);
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
         const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

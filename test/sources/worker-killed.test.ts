@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeSite, html, startFakeSite } from '../support/fake-site.js';
 import { poll } from '../support/poll.js';
-import { freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+import { firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
 
-const KEY = /parley_[A-Za-z0-9_-]{43}/;
 
 interface Doc { id: string; linkedJobStatus: string; linkedJobId: string; success: boolean; error: string; paragraphs: string[] }
 
@@ -47,7 +46,7 @@ describe('source ingestion survives a killed worker', { timeout: 120_000 }, () =
     let second: Proc | undefined;
     try {
       await first.waitForOutput(/Server listening/);
-      const key = (await first.waitForOutput(KEY))[0];
+      const key = await firstKey(first, env);
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       const res = await fetch(`${base}/v2/documents/public`, { method: 'POST', headers, body: JSON.stringify({ documentIdsToAdd: [site.url('/article')] }) });
       assert.equal(res.status, 202);

@@ -85,6 +85,19 @@ export async function runCli(args: string[], env: Record<string, string | undefi
   return { code, output: proc.output() };
 }
 
+/**
+ * The first API key of a server started on an empty database: shown once at the first start when
+ * embedded; on PostgreSQL none is made or shown (the first start names the workspace), so the CLI
+ * makes one, as the notice tells an operator to.
+ */
+export async function firstKey(server: Proc, env: Record<string, string | undefined>): Promise<string> {
+  if (backend === 'pglite') return (await server.waitForOutput(/parley_[A-Za-z0-9_-]{43}/))[0];
+  const workspaceId = (await server.waitForOutput(/created the workspace "default" \(([0-9a-f-]{36})\)/))[1]!;
+  const created = await runCli(['key', 'create', '--workspace', workspaceId, '--scopes', 'read,write', '--name', 'first', '--json'], env);
+  if (created.code !== 0) throw new Error(`parley key create answered ${created.code}: ${created.output}`);
+  return (JSON.parse(created.output) as { key: string }).key;
+}
+
 /** Sends a signal and waits for the exit code. */
 export async function stop(proc: Proc, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   if (proc.child.exitCode !== null) return proc.child.exitCode;

@@ -8,9 +8,8 @@ import { generateSecretKey } from '../../src/secrets.js';
 import { backend } from '../support/database.js';
 import { type FakeApi, startFakeApi } from '../support/fake-api.js';
 import { credentialsFor, type FakeProviders, startFakeProviders } from '../support/fake-providers.js';
-import { freePort, processTestEnv, type Proc, runCli, spawnScript, stop } from '../support/processes.js';
+import { firstKey, freePort, processTestEnv, type Proc, runCli, spawnScript, stop } from '../support/processes.js';
 
-const KEY = /parley_[A-Za-z0-9_-]{43}/;
 const SECRET = 'Bearer sk_rotate_me_123';
 
 async function call(base: string, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -51,7 +50,7 @@ describe('secret key rotation', { timeout: 240_000 }, () => {
     let key: string;
     let toolId: string;
     try {
-      key = (await first.proc.waitForOutput(KEY))[0];
+      key = await firstKey(first.proc, env);
       toolId = (await call(first.base, key, 'POST', '/v2/hc-tools/public', { name: 'Cancel' })).body.id as string;
       const step = await call(first.base, key, 'POST', '/v2/api-function-configs/public', {
         toolId,
