@@ -63,18 +63,37 @@ export function cpuWorkerFile(): string {
   return path.join(path.dirname(here), `cpu-worker${path.extname(here)}`);
 }
 
-/** The pool of a process, PARLEY_CPU_THREADS threads started on first use (0: inline). */
-export function createCpuPool(config: Pick<Config, 'cpuThreads'>, log?: Logger): CpuPool {
+/**
+ * The pool of a process, PARLEY_CPU_THREADS threads started on first use (0: inline). `entry` is
+ * the threads' entry file (cpuWorkerFile(); a test gives one that cannot load).
+ */
+export function createCpuPool(config: Pick<Config, 'cpuThreads'>, log?: Logger, entry: string = cpuWorkerFile()): CpuPool {
   if (config.cpuThreads === 0) return inlineCpuPool;
-  const piscina = new Piscina<CpuTask, CpuOutcome>({
-    filename: pathToFileURL(cpuWorkerFile()).href,
-    execArgv: threadExecArgv(process.execArgv),
-    minThreads: 0,
-    maxThreads: config.cpuThreads,
-    idleTimeout: IDLE_TIMEOUT_MS,
-  });
-  // A thread that fails outside a task is logged; the next task starts a new thread if needed.
-  piscina.on('error', (error: unknown) => log?.error({ err: error }, 'a CPU pool thread failed'));
+  // What a thread that fails outside a task does to the tasks given to the pool: piscina reports it
+  // as an 'error' event and leaves them waiting (a thread that cannot start never takes them). So
+  // each waiting task is failed with that error, and the pool starts afresh for the next ones.
+  const waiting = new Set<(error: Error) => void>();
+  const start = (): Piscina<CpuTask, CpuOutcome> => {
+    const pool = new Piscina<CpuTask, CpuOutcome>({
+      filename: pathToFileURL(entry).href,
+      execArgv: threadExecArgv(process.execArgv),
+      minThreads: 0,
+      maxThreads: config.cpuThreads,
+      idleTimeout: IDLE_TIMEOUT_MS,
+    });
+    pool.on('error', (error: unknown) => {
+      log?.error({ err: error, tasks: waiting.size }, 'a CPU pool thread failed; its tasks fail with it');
+      const failure = new Error(`a CPU pool thread failed: ${error instanceof Error ? error.message : String(error)}`);
+      for (const fail of waiting) fail(failure);
+      waiting.clear();
+      if (piscina === pool && !closed) {
+        piscina = start();
+        pool.destroy().catch(() => undefined);
+      }
+    });
+    return pool;
+  };
+  let piscina = start();
   log?.debug({ threads: config.cpuThreads }, 'CPU pool ready');
   let closed: Promise<void> | undefined;
   return {
@@ -82,13 +101,18 @@ export function createCpuPool(config: Pick<Config, 'cpuThreads'>, log?: Logger):
     async run<K extends CpuWorkKind>(kind: K, input: CpuWork[K]['input'], options: { signal?: AbortSignal } = {}) {
       const { signal } = options;
       signal?.throwIfAborted();
+      let fail: (error: Error) => void = () => undefined;
+      const threadFailed = new Promise<never>((_, reject) => (fail = reject));
+      waiting.add(fail);
       let outcome: CpuOutcome;
       try {
-        outcome = await piscina.run({ kind, input }, signal ? { signal } : {});
+        outcome = await Promise.race([piscina.run({ kind, input }, signal ? { signal } : {}), threadFailed]);
       } catch (error) {
         // piscina's own AbortError becomes the signal's reason, as inline work would throw.
         signal?.throwIfAborted();
         throw error;
+      } finally {
+        waiting.delete(fail);
       }
       if (!outcome.ok) throw fromWireError(outcome.error);
       return outcome.output as CpuWork[K]['output'];
