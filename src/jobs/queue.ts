@@ -8,6 +8,7 @@ import { queryRows } from '../db/sql.js';
 import { storableText } from '../http/text-guard.js';
 import { deadLetterName, jobOptions, type RegisteredJob } from './job.js';
 import type { JobName, JobPayloads } from './payloads.js';
+import { version } from '../version.js';
 
 /** An id no job has: a lookup that only warms pg-boss's queue cache. */
 const NO_JOB = '00000000-0000-0000-0000-000000000000';
@@ -115,12 +116,15 @@ export class JobQueue {
     if (this.working) return;
     this.working = true;
     const { config } = this.deps;
+    const queues: Record<string, { concurrency: number; leaseSeconds: number }> = {};
     for (const job of this.jobs.values()) {
+      const concurrency = job.concurrency?.(config) ?? config.jobs.concurrency;
+      queues[job.name] = { concurrency, leaseSeconds: { ...DEFAULTS, ...jobOptions(job, config) }.expireInSeconds };
       await this.boss.work(
         job.name,
         {
           batchSize: 1,
-          localConcurrency: job.concurrency?.(config) ?? config.jobs.concurrency,
+          localConcurrency: concurrency,
           pollingIntervalSeconds: config.jobs.pollSeconds,
         },
         async ([item]) => {
@@ -135,6 +139,8 @@ export class JobQueue {
         },
       );
     }
+    // What an operator reads to know a worker is up, and what it takes (docs/operations.md).
+    ports.log.info({ version, pollSeconds: config.jobs.pollSeconds, superviseSeconds: config.jobs.superviseSeconds, queues }, 'job worker started');
   }
 
   private wakeWorkers(name: string): void {
