@@ -30,6 +30,9 @@ const TryAgentPage = page('try');
 const AgentsPage = page('agents');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
+const ReplyRulesPage = page('reply-rules');
+const TagsPage = page('tags');
+const GuardrailsPage = page('guardrails');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -81,6 +84,15 @@ function Guarded() {
           </Route>
           <Route path="/agents" nest>
             <AgentsPage />
+          </Route>
+          <Route path="/reply-rules" nest>
+            <ReplyRulesPage />
+          </Route>
+          <Route path="/tags" nest>
+            <TagsPage />
+          </Route>
+          <Route path="/guardrails" nest>
+            <GuardrailsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />
