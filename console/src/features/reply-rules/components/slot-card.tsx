@@ -71,7 +71,7 @@ export function SlotCard({ type, label, what, rule }: { type: ReplyType; label: 
             <Title order={2} size="h4">
               {label}
             </Title>
-            {!rule ? <Badge color="gray">Not set</Badge> : rule.isEnabled ? <Badge color="green.9">Enabled</Badge> : <Badge color="gray">Disabled</Badge>}
+            {!rule ? <Badge color="gray">Not set</Badge> : rule.isEnabled ? <Badge color="blue">Enabled</Badge> : <Badge color="gray">Disabled</Badge>}
           </Group>
           {rule && (
             <Switch

@@ -50,7 +50,7 @@ function Result({ result }: { result: ReplyTestResult }) {
             <Text fw={700} size="sm">
               {replyTypeLabel(slot.replyType)}
             </Text>
-            <Badge color={slot.holds ? 'green.9' : 'gray'} variant="light">
+            <Badge color={slot.holds ? 'blue' : 'gray'} variant="light">
               {!slot.configured ? 'Not set' : !slot.isEnabled ? 'Disabled, not evaluated' : slot.holds ? 'Holds' : 'Does not hold'}
             </Badge>
           </Group>
