@@ -18,7 +18,15 @@ interface Props {
 }
 
 export function GroupForm({ initial, submitLabel, pending, error, onSubmit, onCancel }: Props) {
-  const [fields, setFields] = useState(initial);
+  // Only the six fields: a stored group also has its id and dates, which the API refuses in a body.
+  const [fields, setFields] = useState<GroupFields>(() => ({
+    title: initial.title,
+    description: initial.description,
+    prompt: initial.prompt,
+    multiselect: initial.multiselect,
+    mandatory: initial.mandatory,
+    isOutputTagGroup: initial.isOutputTagGroup,
+  }));
   const errors = fieldErrors(error);
   const above = unplaced(errors, (path) => FIELDS.includes(path.split('.')[0]!));
   const text = (name: 'title' | 'description' | 'prompt') => ({
