@@ -10,9 +10,9 @@ import { type GuardrailTestResult, kindLabel, type Stage, STAGE_LABELS, useTestG
 
 function verdict(result: GuardrailTestResult): { color: string; title: string } {
   if (result.blocked) return { color: 'red', title: 'Blocked: no answer, the agent hands over (guardrail_block)' };
-  if (result.escalate) return { color: 'orange', title: 'Escalates: the agent answers, then hands over' };
+  if (result.escalate) return { color: 'blue', title: 'Escalates: the agent answers, then hands over' };
   if (result.results.some((r) => r.matched)) return { color: 'blue', title: 'Passes, with matches recorded' };
-  return { color: 'green', title: 'Passes: no guardrail matched' };
+  return { color: 'gray', title: 'Passes: no guardrail matched' };
 }
 
 function Result({ result }: { result: GuardrailTestResult }) {
