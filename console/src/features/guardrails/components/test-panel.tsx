@@ -11,7 +11,8 @@ import { type GuardrailTestResult, kindLabel, type Stage, STAGE_LABELS, useTestG
 function verdict(result: GuardrailTestResult): { color: string; title: string } {
   if (result.blocked) return { color: 'red', title: 'Blocked: no answer, the agent hands over (guardrail_block)' };
   if (result.escalate) return { color: 'blue', title: 'Escalates: the agent answers, then hands over' };
-  if (result.results.some((r) => r.matched)) return { color: 'blue', title: 'Passes, with matches recorded' };
+  if (result.results.some((r) => r.matched && r.action === 'redact')) return { color: 'blue', title: 'Redacted: the agent goes on with the text below' };
+  if (result.results.some((r) => r.matched)) return { color: 'blue', title: 'Passes, flagged: the matches are recorded' };
   return { color: 'gray', title: 'Passes: no guardrail matched' };
 }
 
