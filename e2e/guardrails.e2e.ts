@@ -126,6 +126,20 @@ test("the API's messages land on the fields they name; each kind has its own set
   await panel.getByRole('button', { name: 'Test' }).click();
   await expect(result.getByText('Blocked: no answer, the agent hands over (guardrail_block)')).toBeVisible();
   await expect(result.getByRole('row').nth(1)).toContainText('Answer length');
+
+  // Required citation: no settings; the test's cited article ids decide.
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Required citation' });
+  await expect(page.getByText('No settings: it matches an answer that cites no article.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save guardrail' }).click();
+  await expect(page.getByText('Guardrail saved.')).toBeVisible();
+  expect(await apiCall<Guardrail>('GET', `/v2/guardrails/${id}/public`)).toMatchObject({ kind: 'required_citation', stage: 'output', config: {} });
+  await panel.getByRole('textbox', { name: 'Agent answer' }).fill('Refunds take five days.');
+  await panel.getByRole('button', { name: 'Test' }).click();
+  await expect(result.getByText('Blocked: no answer, the agent hands over (guardrail_block)')).toBeVisible();
+  await panel.getByRole('textbox', { name: 'Cited article ids' }).fill('c0ffee00-0000-4000-8000-000000000001');
+  await panel.getByRole('button', { name: 'Test' }).click();
+  await expect(result.getByText('Passes: no guardrail matched')).toBeVisible();
+  await expect(result.getByRole('row').nth(1)).toContainText('Required citationblockNo');
   await apiCall('DELETE', `/v2/guardrails/${id}/public`);
 });
 
@@ -146,5 +160,7 @@ test('a read-only key reads and tests guardrails and changes nothing', async ({ 
   await panel.getByRole('button', { name: 'Test' }).click();
   await expect(panel.getByText('Text after redactions: That [redacted] parcel is on its way.')).toBeVisible();
   await checkPage(page, 'guardrail-read-only');
+  await page.goto('/console/guardrails/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('alert')).toContainText('guardrail not found');
   await apiCall('DELETE', `/v2/guardrails/${guardrail.id}/public`);
 });
