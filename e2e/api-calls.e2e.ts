@@ -16,6 +16,7 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
   const uploaded = await fetch(`${server.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${server.key}` }, body: form });
   expect(uploaded.status, 'the source is uploaded').toBe(202);
   const [source] = ((await uploaded.json()) as { documents: { id: string }[] }).documents;
+  const guardrail = await apiCall<{ id: string }>('POST', '/v2/guardrails/public', { name: 'Call count guardrail', kind: 'answer_length', stage: 'output', action: 'flag', config: { maxCharacters: 2000 } });
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const pages = [
     { name: 'Knowledge', path: '/console/knowledge', ready: page.getByRole('navigation', { name: 'Folder tree' }) },
@@ -30,6 +31,10 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
+    { name: 'Reply rules', path: '/console/reply-rules', ready: page.getByRole('region', { name: 'Direct reply' }).getByRole('heading') },
+    { name: 'Tags', path: '/console/tags', ready: page.getByRole('table', { name: 'Tags of Conversation Status' }) },
+    { name: 'Guardrails', path: '/console/guardrails', ready: page.getByRole('table', { name: 'Guardrails' }) },
+    { name: 'A guardrail', path: `/console/guardrails/${guardrail.id}`, ready: page.getByRole('button', { name: 'Save guardrail' }) },
   ];
 
   await signIn(page);

@@ -30,6 +30,9 @@ const TryAgentPage = page('try');
 const AgentsPage = page('agents');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
+const ReplyRulesPage = page('reply-rules');
+const TagsPage = page('tags');
+const GuardrailsPage = page('guardrails');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -44,10 +47,13 @@ const theme = createTheme({
   components: { Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } } },
 });
 
-/** Mantine's dimmed text (gray 6) is below WCAG's 4.5:1 on white; gray 7 meets it. */
+/**
+ * Mantine's dimmed text (gray 6) is below WCAG's 4.5:1 on white; gray 7 meets it. So is its error
+ * red (red 6, 3.3:1, on a field's message and text); red 9 meets it, also on a filled fieldset.
+ */
 const resolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
   dark: {},
 });
 
@@ -81,6 +87,15 @@ function Guarded() {
           </Route>
           <Route path="/agents" nest>
             <AgentsPage />
+          </Route>
+          <Route path="/reply-rules" nest>
+            <ReplyRulesPage />
+          </Route>
+          <Route path="/tags" nest>
+            <TagsPage />
+          </Route>
+          <Route path="/guardrails" nest>
+            <GuardrailsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

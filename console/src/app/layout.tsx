@@ -11,6 +11,9 @@ const PAGES = [
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },
   { path: '/agents', label: 'Agents' },
+  { path: '/reply-rules', label: 'Reply rules' },
+  { path: '/tags', label: 'Tags' },
+  { path: '/guardrails', label: 'Guardrails' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -13,6 +13,9 @@ const IMPORTERS = {
   agents: () => import('../features/agents/routes'),
   sources: () => import('../features/sources/routes'),
   refine: () => import('../features/refine/routes'),
+  'reply-rules': () => import('../features/reply-rules/routes'),
+  tags: () => import('../features/tags/routes'),
+  guardrails: () => import('../features/guardrails/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;

@@ -1,0 +1,29 @@
+// The confirmation before a delete: what goes, the API's refusal if any, and the button that does it.
+import { Button, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ErrorState } from './states';
+
+interface Props {
+  opened: boolean;
+  onClose: () => void;
+  /** The dialog's title and its button's label ("Delete tag"). */
+  action: string;
+  children: ReactNode;
+  pending: boolean;
+  error: unknown;
+  onConfirm: () => void;
+}
+
+export function ConfirmDelete({ opened, onClose, action, children, pending, error, onConfirm }: Props) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={action}>
+      <Stack>
+        <Text size="sm">{children}</Text>
+        {error ? <ErrorState error={error} title="Nothing was deleted" /> : null}
+        <Button color="red" loading={pending} onClick={onConfirm}>
+          {action}
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}
