@@ -45,10 +45,13 @@ const theme = createTheme({
   components: { Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } } },
 });
 
-/** Mantine's dimmed text (gray 6) is below WCAG's 4.5:1 on white; gray 7 meets it. */
+/**
+ * Mantine's dimmed text (gray 6) is below WCAG's 4.5:1 on white; gray 7 meets it. So does red 8 for
+ * a field's error message (the default red 6 does not).
+ */
 const resolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-8)' },
   dark: {},
 });
 

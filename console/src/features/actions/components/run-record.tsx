@@ -26,10 +26,10 @@ export function StepRecordView({ record, index }: { record: StepRecord; index?: 
             {title}
           </Title>
           <Group gap="xs">
-            <Badge color={record.error ? 'red' : 'green'} variant="light" aria-label="Status">
+            <Badge color={record.error ? 'red.9' : 'teal.9'} role="group" aria-label="Status">
               {record.status === null ? 'no response' : `HTTP ${record.status}`}
             </Badge>
-            <Text size="sm" aria-label="Duration">
+            <Text size="sm" role="group" aria-label="Duration">
               {record.durationMs.toFixed(0)} ms
             </Text>
             <Text size="sm">
@@ -40,7 +40,7 @@ export function StepRecordView({ record, index }: { record: StepRecord; index?: 
         <Text size="sm" fw={500}>
           Request as sent
         </Text>
-        <Code block aria-label="Request line">
+        <Code block role="group" aria-label="Request line">
           {record.request.method} {record.request.url}
         </Code>
         {headers.length > 0 && (
@@ -59,20 +59,20 @@ export function StepRecordView({ record, index }: { record: StepRecord; index?: 
           </Table>
         )}
         {record.request.body !== null && record.request.body !== undefined && (
-          <Code block aria-label="Request body">
+          <Code block role="group" aria-label="Request body">
             {json(record.request.body)}
           </Code>
         )}
         <Text size="sm" fw={500}>
           Response
         </Text>
-        <Code block aria-label="Response body" mah={320} style={{ overflow: 'auto' }}>
+        <Code block role="group" aria-label="Response body" mah={320} style={{ overflow: 'auto' }}>
           {record.responseBody === null || record.responseBody === undefined ? '(none)' : json(record.responseBody)}
         </Code>
         <Text size="sm" fw={500}>
           Mapped output
         </Text>
-        <Code block aria-label="Mapped output">
+        <Code block role="group" aria-label="Mapped output">
           {json(record.output)}
         </Code>
         {record.error && <Failure error={record.error} />}
@@ -85,7 +85,7 @@ export function RunView({ run }: { run: ToolRun }) {
   return (
     <Stack gap="sm" role="region" aria-label="Test result">
       <Group gap="xs">
-        <Badge color={run.success ? 'green' : 'red'} size="lg">
+        <Badge color={run.success ? 'teal.9' : 'red.9'} size="lg">
           {run.success ? 'Succeeded' : 'Failed'}
         </Badge>
         <Text size="sm">
@@ -96,7 +96,7 @@ export function RunView({ run }: { run: ToolRun }) {
       <Text size="sm" fw={500}>
         Output
       </Text>
-      <Code block aria-label="Output">
+      <Code block role="group" aria-label="Output">
         {json(run.output)}
       </Code>
       {run.steps.map((record, index) => (

@@ -14,7 +14,7 @@ export function StepDetails({ step, inputs, earlier }: { step: DataStep; inputs:
         <Badge variant="filled" color="dark">
           {step.method}
         </Badge>
-        <Code aria-label="URL" style={{ wordBreak: 'break-all' }}>
+        <Code role="group" aria-label="URL" style={{ wordBreak: 'break-all' }}>
           <Highlighted text={step.url} />
         </Code>
       </Group>
@@ -50,7 +50,7 @@ export function StepDetails({ step, inputs, earlier }: { step: DataStep; inputs:
           <Text size="sm" fw={500}>
             Body
           </Text>
-          <Code block aria-label={`Body of ${step.name}`}>
+          <Code block role="group" aria-label={`Body of ${step.name}`}>
             <Highlighted text={JSON.stringify(step.body, null, 2)} />
           </Code>
         </div>
