@@ -195,6 +195,22 @@ callingTest('an action with a data step against a fake API on 127.0.0.1 is creat
   await expect(alone.getByLabel('Request line')).toHaveText(`GET ${shop.url}/customers/c_7`);
   await expect(alone.getByLabel('Mapped output')).toContainText('"customerName": "Ada Lovelace"');
 
+  // A new value typed over the stored secret replaces it (and stays masked).
+  await page.getByRole('tab', { name: /^External API calls/ }).click();
+  await page.getByRole('button', { name: 'Edit order' }).click();
+  await secretRow.locator('input[type="password"]').fill('Bearer sk_test_rotated');
+  await page.getByRole('button', { name: 'Save step' }).click();
+  await expect(page.getByRole('button', { name: 'Edit order' })).toBeVisible();
+  [stored] = await callOn<Step[]>(calling, 'GET', `/v2/api-function-configs/public?toolId=${actionId}`);
+  expect(stored?.headers.Authorization, 'still masked after the replacement').toBe('********');
+  await page.getByRole('tab', { name: 'Test' }).click();
+  await page.getByRole('combobox', { name: 'Run' }).click();
+  await page.getByRole('option', { name: 'Step 1 alone: order' }).click();
+  await page.getByRole('textbox', { name: 'orderNumber' }).fill('A-1002');
+  await page.getByRole('button', { name: 'Run this step' }).click();
+  await expect(page.getByRole('region', { name: 'Step order as run' }).getByLabel('Request line')).toHaveText(`GET ${shop.url}/orders/A-1002`);
+  expect(shop.requests.find((r) => r.path === '/orders/A-1002')?.headers.authorization, 'the fake receives the new secret').toBe('Bearer sk_test_rotated');
+
   // Reordered, the customer step runs first and names nothing: the run fails in the API's words.
   await page.getByRole('tab', { name: /^External API calls/ }).click();
   await page.getByRole('button', { name: 'Move customer up' }).click();
@@ -283,4 +299,7 @@ test('a read-only key reads an action with its steps and changes nothing', async
   await page.getByRole('tab', { name: 'Test' }).click();
   await expect(page.getByRole('button', { name: 'Run test' })).toBeDisabled();
   await checkPage(page, 'action-read-only');
+
+  await page.goto('/console/actions/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('alert')).toContainText('action or attribute not found');
 });

@@ -99,7 +99,14 @@ export function StepForm({ toolId, step, inputs, earlier, onDone }: { toolId: st
               const error = errorAt(errors, `requestHeaders.${row.name.trim()}`);
               return (
                 <Group key={index} align="start" gap="xs" role="group" aria-label={label}>
-                  <TextInput label={`${label} name`} value={row.name} onChange={(e) => setHeader(index, { name: e.currentTarget.value })} error={error} w={220} />
+                  <TextInput
+                    label={`${label} name`}
+                    value={row.name}
+                    // The API keeps a stored secret by its header name: a renamed one needs its value again.
+                    onChange={(e) => setHeader(index, row.stored ? { name: e.currentTarget.value, stored: false, value: '' } : { name: e.currentTarget.value })}
+                    error={error}
+                    w={220}
+                  />
                   {row.secret ? (
                     <PasswordInput
                       label={`${label} value`}
