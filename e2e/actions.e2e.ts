@@ -1,7 +1,7 @@
 // The Actions page: an action created for an agent with its fields and external API call steps
 // against a fake API on 127.0.0.1, tested (the request as sent, status, response, mapped output),
 // its steps reordered and removed; a secret header masked and kept through an edit; validation
-// messages on their fields; a read-only key.
+// messages on their fields; a delete refused while a rule calls the action; a read-only key.
 //
 // Parley refuses to call private addresses unless its operator allows them
 // (PARLEY_FETCH_ALLOW_PRIVATE), and the run's shared server keeps that refusal. So the flows that
@@ -271,6 +271,45 @@ test('validation messages are shown on the fields they name', async ({ page }) =
   );
   await expect(page.getByRole('textbox', { name: 'Step name' })).not.toHaveAttribute('aria-invalid', 'true');
   await checkPage(page, 'action-step-validation');
+});
+
+test('an attribute is created and assigned to an agent on its page', async ({ page }) => {
+  const agentName = unique('Attribute agent');
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: agentName });
+  const name = unique('Customer plan');
+  await signIn(page);
+  await page.getByRole('link', { name: 'Actions', exact: true }).click();
+  // A SegmentedControl's radio is visually hidden under its label: the label is what a user clicks.
+  await page.getByRole('form', { name: 'New action or attribute' }).getByText('Attribute', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: 'Attribute' })).toBeChecked();
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create attribute' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  await page.getByRole('tab', { name: 'Agents (0)' }).click();
+  await page.getByRole('checkbox', { name: agentName }).check();
+  await page.getByRole('button', { name: 'Save agents' }).click();
+  await expect(page.getByRole('tab', { name: 'Agents (1)' })).toBeVisible();
+  await checkPage(page, 'attribute-agents');
+  expect((await apiCall<{ botIds: string[]; alwaysGet: boolean }>('GET', `/v2/hc-tools/${id}/public`)).botIds, 'assigned through the assign route').toEqual([agent.id]);
+  await page.goto(`/console/actions?agent=${agent.id}`);
+  await expect(page.getByRole('table', { name: 'Attributes' }).getByRole('link', { name })).toBeVisible();
+  await expect(page.getByText('No actions here yet.')).toBeVisible();
+});
+
+test('an action a rule calls is not deleted, and the dialog names the rule', async ({ page }) => {
+  const name = unique('Called action');
+  const tool = await apiCall<{ id: string }>('POST', '/v2/hc-tools/public', { name });
+  const ruleName = unique('Order status rule');
+  await apiCall('POST', '/v2/hc-rules/public', { name: ruleName, description: 'Order status questions', flowConfig: { type: 'tool', toolId: tool.id, inputs: {} } });
+  await signIn(page);
+  await page.goto(`/console/actions/${tool.id}`);
+  await page.getByRole('button', { name: 'Delete action' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete action' });
+  await dialog.getByRole('button', { name: 'Delete action' }).click();
+  await expect(dialog.getByRole('alert'), 'the 409 names the rule').toContainText(ruleName);
+  await checkPage(page, 'action-delete-refused');
+  expect((await apiCall<{ id: string }[]>('GET', '/v2/hc-tools/public')).map((t) => t.id), 'the action is still there').toContain(tool.id);
 });
 
 test('a read-only key reads an action with its steps and changes nothing', async ({ page }) => {
