@@ -79,9 +79,9 @@ export function StepForm({ toolId, step, inputs, earlier, onDone }: { toolId: st
       }}
     >
       <Stack gap="sm">
-        <Group align="start">
+        <Group align="end">
           <TextInput label="Step name" description="Later steps refer to its outputs as ${name.key}" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errorAt(errors, 'name')} w={260} />
-          <Select label="Method" data={[...METHODS]} value={method} onChange={(v) => setMethod((v ?? 'GET') as StepBody['requestMethod'])} allowDeselect={false} error={errorAt(errors, 'requestMethod')} w={120} mt={22} />
+          <Select label="Method" data={[...METHODS]} value={method} onChange={(v) => setMethod((v ?? 'GET') as StepBody['requestMethod'])} allowDeselect={false} error={errorAt(errors, 'requestMethod')} w={120} />
         </Group>
         <TextInput
           label="URL"
@@ -149,7 +149,7 @@ export function StepForm({ toolId, step, inputs, earlier, onDone }: { toolId: st
           description={`Optional. A value that is exactly "\${x}" keeps its JSON type; a secret value is { "hide": true, "value": "..." }, shown as ${MASK} and kept when sent back.`}
           autosize
           minRows={2}
-          ff="monospace"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           value={body}
           onChange={(e) => setBody(e.currentTarget.value)}
           error={bodyError ?? errorAt(errors, 'requestBody')}

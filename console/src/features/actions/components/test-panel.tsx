@@ -85,7 +85,7 @@ export function TestPanel({ tool }: { tool: ToolWithSteps }) {
               description='For its ${step.key}: by step name or id, e.g. { "order": { "customerId": "c_42" } }'
               autosize
               minRows={2}
-              ff="monospace"
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               value={previous}
               onChange={(e) => setPrevious(e.currentTarget.value)}
               error={previousError}
