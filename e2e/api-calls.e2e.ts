@@ -17,6 +17,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
   expect(uploaded.status, 'the source is uploaded').toBe(202);
   const [source] = ((await uploaded.json()) as { documents: { id: string }[] }).documents;
   const guardrail = await apiCall<{ id: string }>('POST', '/v2/guardrails/public', { name: 'Call count guardrail', kind: 'answer_length', stage: 'output', action: 'flag', config: { maxCharacters: 2000 } });
+  const action = await apiCall<{ id: string }>('POST', '/v2/hc-tools/public', { name: 'Order lookup' });
+  await apiCall('POST', '/v2/api-function-configs/public', { toolId: action.id, name: 'order', requestMethod: 'GET', requestUrl: 'https://shop.example.com/orders/${orderNumber}' });
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const pages = [
     { name: 'Knowledge', path: '/console/knowledge', ready: page.getByRole('navigation', { name: 'Folder tree' }) },
@@ -30,6 +32,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Refine with AI', path: `/console/refine/${conversationId}/${eventId}`, ready: page.getByRole('region', { name: 'Changes in Knowledge' }) },
     { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
+    { name: 'Actions', path: '/console/actions', ready: page.getByRole('table', { name: 'Actions' }) },
+    { name: 'An action', path: `/console/actions/${action.id}`, ready: page.getByRole('tab', { name: 'External API calls (1)' }) },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
     { name: 'Reply rules', path: '/console/reply-rules', ready: page.getByRole('region', { name: 'Direct reply' }).getByRole('heading') },
     { name: 'Tags', path: '/console/tags', ready: page.getByRole('table', { name: 'Tags of Conversation Status' }) },

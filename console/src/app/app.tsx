@@ -28,6 +28,7 @@ const KnowledgePage = page('knowledge');
 const ConversationsPage = page('conversations');
 const TryAgentPage = page('try');
 const AgentsPage = page('agents');
+const ActionsPage = page('actions');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
 const ReplyRulesPage = page('reply-rules');
@@ -96,6 +97,9 @@ function Guarded() {
           </Route>
           <Route path="/guardrails" nest>
             <GuardrailsPage />
+          </Route>
+          <Route path="/actions" nest>
+            <ActionsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

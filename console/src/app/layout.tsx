@@ -12,6 +12,7 @@ const PAGES = [
   { path: '/try', label: 'Try the agent' },
   { path: '/agents', label: 'Agents' },
   { path: '/reply-rules', label: 'Reply rules' },
+  { path: '/actions', label: 'Actions' },
   { path: '/tags', label: 'Tags' },
   { path: '/guardrails', label: 'Guardrails' },
 ] as const;

@@ -11,6 +11,7 @@ const IMPORTERS = {
   conversations: () => import('../features/conversations/routes'),
   try: () => import('../features/try/routes'),
   agents: () => import('../features/agents/routes'),
+  actions: () => import('../features/actions/routes'),
   sources: () => import('../features/sources/routes'),
   refine: () => import('../features/refine/routes'),
   'reply-rules': () => import('../features/reply-rules/routes'),
