@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConnection, useDisconnect, useTestConnection } from '../api';
-import type { ProviderSpec } from '../providers';
+import { type ProviderSpec, SUCCESS_TITLE } from '../providers';
 import { ConnectForm } from './connect-form';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '');
@@ -43,7 +43,7 @@ function Disconnect({ spec }: { spec: ProviderSpec }) {
 
 function TestResult({ spec, result }: { spec: ProviderSpec; result: { ok: boolean; account: string | null; error: string | null } }) {
   return result.ok ? (
-    <Alert color="teal" role="status" title="The connection works">
+    <Alert color="teal" styles={SUCCESS_TITLE} role="status" title="The connection works">
       {spec.label} accepted the credentials{result.account ? ` as ${result.account}` : ''}.
     </Alert>
   ) : (
@@ -64,7 +64,7 @@ export function ProviderCard({ spec }: { spec: ProviderSpec }) {
         ['Account', data.account ?? ''],
         ['Base URL', data.baseUrl ?? ''],
         ...Object.entries(data.credentials ?? {}).map(([field, value]): [string, string] => [spec.fields.find((f) => f.name === field)?.label ?? field, value]),
-        ['Connected', when(data.createdAt)],
+        ['Connected since', when(data.createdAt)],
         ...(data.updatedAt !== data.createdAt ? [['Updated', when(data.updatedAt)] as [string, string]] : []),
       ]
     : [];
