@@ -30,6 +30,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
+    { name: 'Connections', path: '/console/connections', ready: page.getByRole('region', { name: 'Google Drive' }).getByText(/^(Not connected|Connected)$/) },
+    { name: 'Import from a provider', path: '/console/connections/notion', ready: page.getByText(/Notion is not connected in this workspace|Resources found/).first() },
   ];
 
   await signIn(page);
