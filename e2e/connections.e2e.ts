@@ -23,9 +23,10 @@ interface Private {
 const REFUNDS = 'A refund reaches the card within 5 working days of the return.';
 const SHIPPING = 'Orders ship from Rotterdam within two working days.';
 const ARTICLE = 'Kettles can be descaled with white vinegar once a month.';
+const WARRANTY = 'A warranty claim needs the receipt and a photo of the kettle.';
 const EDITED = '2026-11-01T10:00:00.000Z';
 
-/** The fakes' content: three Notion pages, a Help Center with two articles, a Drive file. */
+/** The fakes' content: three Notion pages, a Help Center with two articles, a wiki space, a Drive file. */
 function seed(fake: FakeProviders): void {
   const pages = [
     [notionId(0x101), 'Refund policy', REFUNDS],
@@ -40,6 +41,9 @@ function seed(fake: FakeProviders): void {
   fake.zendesk.sections.push({ id: 11, categoryId: 1, name: 'Care' }, { id: 12, categoryId: 1, name: 'Orders' });
   fake.zendesk.articles.set(501, { id: 501, sectionId: 11, title: 'Descaling your kettle', body: `<h1>Descaling</h1><p>${ARTICLE}</p>`, updatedAt: EDITED });
   fake.zendesk.articles.set(502, { id: 502, sectionId: 12, title: 'Cancelling an order', body: '<p>An order can be cancelled until it ships.</p>', updatedAt: EDITED });
+  fake.confluence.spaces.push({ key: 'HELP', name: 'Help desk' });
+  fake.confluence.pages.set('701', { id: '701', spaceKey: 'HELP', title: 'Warranty claims', body: `<h1>Warranty claims</h1><p>${WARRANTY}</p>`, version: 1 });
+  fake.confluence.pages.set('702', { id: '702', spaceKey: 'HELP', title: 'Opening hours', body: '<p>Open weekdays from 9 to 18.</p>', version: 1 });
   fake.drive.files.set('1ReturnsGuideMd', { id: '1ReturnsGuideMd', name: 'returns.md', mimeType: 'text/markdown', modifiedTime: EDITED, content: '# Returns guide\n\nPrint the free label from your account page.\n' });
 }
 
@@ -204,9 +208,41 @@ test('Zendesk: a missing field named on it, connected, an article imported from 
   expect(await answer.json(), 'the API forgot the connection').toEqual({ provider: 'zendesk', connected: false });
 });
 
-test('Google Drive: connected with an access token, a file imported by its link', async ({ page, own }) => {
+test('Confluence: connected, its listing refused then asked again, a page imported from its space', async ({ page, own }) => {
   await signIn(page, own.server.apiKey);
   await openConnections(page);
+  const confluence = card(page, 'Confluence');
+  await confluence.getByRole('button', { name: 'Connect Confluence' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connect Confluence' });
+  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${own.fake.url}/wiki`);
+  await dialog.getByRole('textbox', { name: 'Email' }).fill(CREDENTIALS.confluenceEmail);
+  await dialog.getByLabel('API token').fill(CREDENTIALS.confluenceToken);
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(confluence.getByRole('table', { name: 'Confluence connection' }).getByRole('row', { name: /Account/ })).toContainText(CREDENTIALS.confluenceEmail);
+
+  // The wiki refuses the first listing: the page says so in the API's words, and asking again lists it.
+  own.fake.fail(/^\/wiki\/rest\/api\/space/, 401);
+  await confluence.getByRole('link', { name: 'Discover and import resources' }).click();
+  await expect(page.getByRole('alert'), "the listing's refusal").toContainText('confluence: Confluence refused to list its resources');
+  await checkPage(page, 'connections-discover-refused');
+  await page.getByRole('button', { name: 'Ask Confluence again' }).click();
+  const resources = page.getByRole('table', { name: 'Confluence resources' });
+  await expect(resources.getByRole('row').filter({ hasText: 'Warranty claims' }), 'a page with its space').toContainText('Help desk');
+  await page.getByRole('checkbox', { name: 'Pick Warranty claims' }).check();
+  await page.getByRole('button', { name: 'Import 1 picked as a source' }).click();
+  const imported = page.getByRole('table', { name: 'Imported sources' });
+  await expectIngested(imported, ['Warranty claims']);
+  await imported.getByRole('link', { name: 'Warranty claims' }).click();
+  await expect(page.getByRole('region', { name: 'Extracted text' })).toContainText(WARRANTY);
+});
+
+test('Google Drive: connected with an access token, a file imported by its link', async ({ page, own }) => {
+  await signIn(page, own.server.apiKey);
+  // The Sources page leads to the connections.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Sources' }).click();
+  await page.getByRole('link', { name: 'Import from a provider' }).click();
+  await expect(page.getByRole('heading', { name: 'Connections', level: 1 })).toBeVisible();
   const drive = card(page, 'Google Drive');
   await drive.getByRole('button', { name: 'Connect Google Drive' }).click();
   const dialog = page.getByRole('dialog', { name: 'Connect Google Drive' });
@@ -252,7 +288,8 @@ test('a read-only key reads the connections and what they can import, and change
     await expect(notion.getByRole('button', { name }), `${name} disabled`).toBeDisabled();
     await expect(notion.getByRole('button', { name }), name).toHaveAttribute('title', 'This key is read-only');
   }
-  await expect(card(page, 'Confluence').getByRole('button', { name: 'Connect Confluence' })).toBeDisabled();
+  // Zendesk is not connected (the Zendesk test disconnects it).
+  await expect(card(page, 'Zendesk').getByRole('button', { name: 'Connect Zendesk' })).toBeDisabled();
   await checkPage(page, 'connections-read-only');
   await notion.getByRole('link', { name: 'Discover and import resources' }).click();
   await page.getByRole('checkbox', { name: 'Pick Careers' }).check();
