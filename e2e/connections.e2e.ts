@@ -84,6 +84,14 @@ async function openConnections(page: Page): Promise<void> {
   await page.mouse.move(600, 5);
 }
 
+/** Waits until the imported source is ingested, opens its page and finds `text` in what was extracted. */
+async function openIngested(page: Page, title: string, text: string): Promise<void> {
+  const imported = page.getByRole('table', { name: 'Imported sources' });
+  await expectIngested(imported, [title]);
+  await imported.getByRole('link', { name: title }).click();
+  await expect(page.getByRole('region', { name: 'Extracted text' }), `the text of ${title}`).toContainText(text);
+}
+
 /** Waits until every row of the imported sources is ingested (`completed`). */
 async function expectIngested(imported: Locator, titles: string[]): Promise<void> {
   for (const title of titles) {
@@ -191,10 +199,7 @@ test('Zendesk: a missing field named on it, connected, an article imported from 
   await page.getByRole('textbox', { name: 'Filter resources' }).fill('care');
   await page.getByRole('button', { name: 'Select all shown' }).click();
   await page.getByRole('button', { name: 'Import 1 picked as a source' }).click();
-  const imported = page.getByRole('table', { name: 'Imported sources' });
-  await expectIngested(imported, ['Descaling your kettle']);
-  await imported.getByRole('link', { name: 'Descaling your kettle' }).click();
-  await expect(page.getByRole('region', { name: 'Extracted text' })).toContainText(ARTICLE);
+  await openIngested(page, 'Descaling your kettle', ARTICLE);
 
   await page.goto('/console/connections');
   await zendesk.getByRole('button', { name: 'Disconnect' }).click();
@@ -231,10 +236,7 @@ test('Confluence: connected, its listing refused then asked again, a page import
   await expect(resources.getByRole('row').filter({ hasText: 'Warranty claims' }), 'a page with its space').toContainText('Help desk');
   await page.getByRole('checkbox', { name: 'Pick Warranty claims' }).check();
   await page.getByRole('button', { name: 'Import 1 picked as a source' }).click();
-  const imported = page.getByRole('table', { name: 'Imported sources' });
-  await expectIngested(imported, ['Warranty claims']);
-  await imported.getByRole('link', { name: 'Warranty claims' }).click();
-  await expect(page.getByRole('region', { name: 'Extracted text' })).toContainText(WARRANTY);
+  await openIngested(page, 'Warranty claims', WARRANTY);
 });
 
 test('Google Drive: connected with an access token, a file imported by its link', async ({ page, own }) => {

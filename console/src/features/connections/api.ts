@@ -77,7 +77,8 @@ export function useImportedSources(ids: string[]) {
     queries: ids.map((id) => ({
       queryKey: sourceKeys.one(id),
       queryFn: () => call(api.GET('/v2/documents/public/{id}', { params: { path: { id } } })),
-      refetchInterval: (query: { state: { data?: { linkedJobStatus: string | null } } }) => (query.state.data && !running(query.state.data.linkedJobStatus) ? false : 1000),
+      refetchInterval: (query: { state: { data?: { linkedJobStatus: string | null }; error: unknown } }) =>
+        query.state.error || (query.state.data && !running(query.state.data.linkedJobStatus)) ? false : 1000,
     })),
   });
 }
