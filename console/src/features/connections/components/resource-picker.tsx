@@ -1,7 +1,7 @@
 // What discovery found, as rows to pick: a filter on the title and where it is, a checkbox per row,
 // and importing the picked ones (registered as sources, then ingested). Rows imported from this page
 // leave the list, as discovery leaves out what was imported.
-import { Alert, Anchor, Checkbox, Group, Stack, Table, TextInput } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { SelectionBar } from '../../../components/selection-bar';
 import { Empty, ErrorState } from '../../../components/states';
@@ -10,6 +10,9 @@ import { WriteButton } from '../../../components/write-button';
 import { useImport } from '../api';
 import { type ProviderSpec, type ResourceRow, SUCCESS_TITLE } from '../providers';
 
+/** Rows drawn at once: a large workspace lists thousands; the filter narrows them. */
+const MOST_ROWS = 300;
+
 export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec; rows: ResourceRow[]; onImported(ids: string[]): void }) {
   const importing = useImport(spec.id);
   const [filter, setFilter] = useState('');
@@ -17,7 +20,8 @@ export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec;
   const [done, setDone] = useState<Set<string>>(new Set());
   const left = rows.filter((r) => !done.has(r.id));
   const needle = filter.trim().toLowerCase();
-  const shown = left.filter((r) => `${r.title} ${r.where}`.toLowerCase().includes(needle));
+  const matching = left.filter((r) => `${r.title} ${r.where}`.toLowerCase().includes(needle));
+  const shown = matching.slice(0, MOST_ROWS);
   const grouped = rows.some((r) => r.where);
   const toggle = (id: string, on: boolean) => setPicked((current) => new Set([...current].filter((p) => p !== id).concat(on ? [id] : [])));
   const run = () => {
@@ -42,6 +46,11 @@ export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec;
       </Group>
       {left.length === 0 && <Empty>Everything listed was imported.</Empty>}
       {left.length > 0 && shown.length === 0 && <Empty>No resource matches “{filter}”.</Empty>}
+      {matching.length > shown.length && (
+        <Text size="sm">
+          Showing the first {shown.length} of {matching.length}; the filter narrows them.
+        </Text>
+      )}
       {shown.length > 0 && (
         <Table aria-label={`${spec.label} resources`} striped>
           <TableHead columns={['Pick', 'Title', 'Type', ...(grouped ? ['In'] : [])]} />
