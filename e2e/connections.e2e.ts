@@ -6,7 +6,8 @@
 // A provider's base URL goes through the private-address policy of web fetches, which the run's
 // shared server keeps (sources.e2e.ts checks it): like crawl.e2e.ts, this file starts a server of
 // its own with PARLEY_FETCH_ALLOW_PRIVATE=true on its own PGlite data folder, and a read-only key
-// for it through the admin API (as global-setup.ts does for the shared one).
+// for it through the admin API (as global-setup.ts does for the shared one). The last test runs on
+// the shared server, to see its refusal of a loopback base URL.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -296,4 +297,17 @@ test('a read-only key reads the connections and what they can import, and change
   await notion.getByRole('link', { name: 'Discover and import resources' }).click();
   await page.getByRole('checkbox', { name: 'Pick Careers' }).check();
   await expect(page.getByRole('button', { name: 'Import 1 picked as a source' }), 'importing is a write').toBeDisabled();
+});
+
+base('on the shared server, which refuses private addresses, a loopback base URL is refused with the reason', async ({ page }) => {
+  await signIn(page);
+  await openConnections(page);
+  await card(page, 'Notion').getByRole('button', { name: 'Connect Notion' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connect Notion' });
+  await dialog.getByLabel('Integration token').fill(CREDENTIALS.notionToken);
+  await dialog.getByRole('textbox', { name: 'Base URL (optional)' }).fill('http://127.0.0.1:9');
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  await expect(dialog.getByRole('alert'), "the private-address policy, in the API's words").toContainText(/private or loopback address/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card(page, 'Notion').getByText('Not connected'), 'nothing stored').toBeVisible();
 });

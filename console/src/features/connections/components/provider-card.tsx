@@ -12,7 +12,7 @@ import { ConnectForm } from './connect-form';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '');
 
-function Disconnect({ spec }: { spec: ProviderSpec }) {
+function Disconnect({ spec, onDone }: { spec: ProviderSpec; onDone(): void }) {
   const disconnect = useDisconnect(spec.id);
   const [asking, setAsking] = useState(false);
   return (
@@ -31,7 +31,7 @@ function Disconnect({ spec }: { spec: ProviderSpec }) {
             <Button variant="default" onClick={() => setAsking(false)}>
               Cancel
             </Button>
-            <WriteButton color="red" loading={disconnect.isPending} onClick={() => disconnect.mutate(undefined, { onSuccess: () => setAsking(false) })}>
+            <WriteButton color="red" loading={disconnect.isPending} onClick={() => disconnect.mutate(undefined, { onSuccess: () => (setAsking(false), onDone()) })}>
               Disconnect {spec.label}
             </WriteButton>
           </Group>
@@ -104,7 +104,7 @@ export function ProviderCard({ spec }: { spec: ProviderSpec }) {
                 <WriteButton variant="default" loading={test.isPending} onClick={() => test.mutate()}>
                   Test connection
                 </WriteButton>
-                <Disconnect spec={spec} />
+                <Disconnect spec={spec} onDone={() => test.reset()} />
                 <Anchor component={Link} href={`/${spec.id}`} size="sm" ml="sm">
                   {spec.discovers ? 'Discover and import resources' : 'Import files'}
                 </Anchor>
