@@ -23,7 +23,7 @@ export function ImportedSources({ ids }: { ids: string[] }) {
         , from where they can be made into articles.
       </Text>
       <Table aria-label="Imported sources" striped>
-        <TableHead columns={['Title', 'Kind', 'State']} />
+        <TableHead columns={['Title', 'Type', 'State']} />
         <Table.Tbody>
           {sources.map((query, index) => (
             <Table.Tr key={ids[index]}>
