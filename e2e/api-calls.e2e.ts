@@ -39,6 +39,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Tags', path: '/console/tags', ready: page.getByRole('table', { name: 'Tags of Conversation Status' }) },
     { name: 'Guardrails', path: '/console/guardrails', ready: page.getByRole('table', { name: 'Guardrails' }) },
     { name: 'A guardrail', path: `/console/guardrails/${guardrail.id}`, ready: page.getByRole('button', { name: 'Save guardrail' }) },
+    { name: 'Connections', path: '/console/connections', ready: page.getByRole('region', { name: 'Google Drive' }).getByText(/^(Not connected|Connected)$/) },
+    { name: 'Import from a provider', path: '/console/connections/notion', ready: page.getByText(/Notion is not connected in this workspace|Resources found/).first() },
   ];
 
   await signIn(page);

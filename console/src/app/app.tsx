@@ -34,6 +34,7 @@ const RefinePage = page('refine');
 const ReplyRulesPage = page('reply-rules');
 const TagsPage = page('tags');
 const GuardrailsPage = page('guardrails');
+const ConnectionsPage = page('connections');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -100,6 +101,9 @@ function Guarded() {
           </Route>
           <Route path="/actions" nest>
             <ActionsPage />
+          </Route>
+          <Route path="/connections" nest>
+            <ConnectionsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -7,6 +7,7 @@ import { useSession } from './session';
 
 const PAGES = [
   { path: '/sources', label: 'Sources' },
+  { path: '/connections', label: 'Connections' },
   { path: '/knowledge', label: 'Knowledge' },
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },

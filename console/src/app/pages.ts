@@ -17,6 +17,7 @@ const IMPORTERS = {
   'reply-rules': () => import('../features/reply-rules/routes'),
   tags: () => import('../features/tags/routes'),
   guardrails: () => import('../features/guardrails/routes'),
+  connections: () => import('../features/connections/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;

@@ -18,9 +18,14 @@ export function AddSources() {
         <Title order={2} size="h5">
           Add sources
         </Title>
-        <Anchor component={Link} href="/crawl" size="sm">
-          Crawl a site and pick its pages
-        </Anchor>
+        <Group gap="md">
+          <Anchor component={Link} href="/crawl" size="sm">
+            Crawl a site and pick its pages
+          </Anchor>
+          <Anchor component={Link} href="~/console/connections" size="sm">
+            Import from a provider
+          </Anchor>
+        </Group>
       </Group>
       <Group align="start" grow>
         <form
