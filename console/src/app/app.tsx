@@ -28,6 +28,7 @@ const KnowledgePage = page('knowledge');
 const ConversationsPage = page('conversations');
 const TryAgentPage = page('try');
 const AgentsPage = page('agents');
+const RulesPage = page('rules');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
 
@@ -81,6 +82,9 @@ function Guarded() {
           </Route>
           <Route path="/agents" nest>
             <AgentsPage />
+          </Route>
+          <Route path="/rules" nest>
+            <RulesPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -11,6 +11,7 @@ const IMPORTERS = {
   conversations: () => import('../features/conversations/routes'),
   try: () => import('../features/try/routes'),
   agents: () => import('../features/agents/routes'),
+  rules: () => import('../features/rules/routes'),
   sources: () => import('../features/sources/routes'),
   refine: () => import('../features/refine/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
