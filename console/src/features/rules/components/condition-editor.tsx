@@ -89,7 +89,7 @@ export function ConditionEditor({ groups, onChange, errors }: { groups: EditGrou
                   <Select label={`Data type (${label})`} data={DATA_TYPES} value={p.dataType} allowDeselect={false} onChange={(v) => setP({ dataType: v ?? 'string' })} w={130} />
                   <Select label={`Operator (${label})`} data={OPERATORS} value={p.operator} allowDeselect={false} onChange={(v) => setP({ operator: v ?? '==' })} w={140} />
                   {!UNARY.has(p.operator) && <TextInput label={`Value (${label})`} value={p.value} onChange={(e) => setP({ value: e.currentTarget.value })} w={160} />}
-                  <Button size="xs" variant="subtle" color="red.8" onClick={() => setGroup(g, group.predicate.length > 1 ? { ...group, predicate: group.predicate.filter((_, j) => j !== i) } : null)}>
+                  <Button size="xs" variant="default" onClick={() => setGroup(g, group.predicate.length > 1 ? { ...group, predicate: group.predicate.filter((_, j) => j !== i) } : null)}>
                     Remove predicate
                   </Button>
                 </Group>

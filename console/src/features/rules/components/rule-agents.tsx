@@ -34,9 +34,9 @@ export function RuleAgents({ rule }: { rule: Rule }) {
             Publish
           </WriteButton>
           {refused && (
-            <Alert color="orange" title="Not published" role="alert">
+            <Alert color="red" title="Not published" role="alert">
               <Text size="sm">{refused.message}</Text>
-              <Button mt="xs" size="xs" color="orange.9" onClick={() => send(true)} loading={publish.isPending}>
+              <Button mt="xs" size="xs" onClick={() => send(true)} loading={publish.isPending}>
                 Publish anyway
               </Button>
             </Alert>

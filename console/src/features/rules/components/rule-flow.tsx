@@ -15,7 +15,7 @@ export function DraftWarnings({ ruleId }: { ruleId: string }) {
   const warnings = useDraftWarnings(ruleId).data;
   if (!warnings?.length) return null;
   return (
-    <Alert color="orange" title={`Not understood: ${warnings.length} part${warnings.length > 1 ? 's' : ''} of the instructions`} role="region" aria-label="Not understood">
+    <Alert color="red" title={`Not understood: ${warnings.length} part${warnings.length > 1 ? 's' : ''} of the instructions`} role="region" aria-label="Not understood">
       <List size="sm" spacing={4}>
         {warnings.map((w) => (
           <List.Item key={w.fragment}>
@@ -70,7 +70,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
     <Stack>
       <DraftWarnings ruleId={rule.id} />
       {!flow && (
-        <Alert color={rule.isDraft ? 'orange' : 'gray'} title="No flow">
+        <Alert color="gray" title="No flow">
           {rule.isDraft
             ? 'This draft has no flow: the instructions were not turned into steps. Refine it with clearer instructions, or add the first step below.'
             : 'This rule has no flow. Add its first step below.'}
@@ -111,8 +111,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
                   </WriteButton>
                   <WriteButton
                     size="xs"
-                    color="red"
-                    variant="subtle"
+                    variant="default"
                     onClick={() => {
                       // The node's `next` takes its place; its branches go with it.
                       if (window.confirm(`Remove ${selectedNode.id ?? 'this node'} and its branches?`)) send(replaceAt(flow, selected, selectedNode.next), () => setSelected(null));

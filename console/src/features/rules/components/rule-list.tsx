@@ -30,7 +30,7 @@ function Rules({ drafts, agentName }: { drafts: boolean; agentName: (id: string)
                   <Link href={`/${rule.id}`}>{rule.name}</Link>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={rule.isDraft ? 'orange.9' : 'teal.9'}>{rule.isDraft ? 'Draft' : `Version ${rule.version}`}</Badge>
+                  <Badge color={rule.isDraft ? 'gray.8' : 'teal.9'}>{rule.isDraft ? 'Draft' : `Version ${rule.version}`}</Badge>
                 </Table.Td>
                 <Table.Td>{rule.triggerType === 'on_escalation' ? 'On an escalated conversation' : 'On a customer message'}</Table.Td>
                 <Table.Td>{rule.botIds.length ? rule.botIds.map(agentName).join(', ') : '—'}</Table.Td>

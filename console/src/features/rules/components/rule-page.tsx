@@ -52,7 +52,7 @@ export function RulePage({ id }: { id: string }) {
             {r.name}
           </Title>
           <Group gap="xs" mt={4}>
-            <Badge color={r.isDraft ? 'orange.9' : 'teal.9'}>{r.isDraft ? 'Draft' : `Published, version ${r.version}`}</Badge>
+            <Badge color={r.isDraft ? 'gray.8' : 'teal.9'}>{r.isDraft ? 'Draft' : `Published, version ${r.version}`}</Badge>
             <Text size="sm">{r.triggerType === 'on_escalation' ? 'On an escalated conversation' : 'On a customer message'}</Text>
             <Text size="sm">{r.botIds.length ? `Agents: ${r.botIds.map(agentName).join(', ')}` : 'No agent'}</Text>
           </Group>
