@@ -16,6 +16,7 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
   const uploaded = await fetch(`${server.url}/v2/documents/public/files`, { method: 'POST', headers: { authorization: `Bearer ${server.key}` }, body: form });
   expect(uploaded.status, 'the source is uploaded').toBe(202);
   const [source] = ((await uploaded.json()) as { documents: { id: string }[] }).documents;
+  const rule = await apiCall<{ id: string; name: string }>('POST', '/v2/hc-rules/draft/public', { behaviorInstructions: 'Ask for the order number, then say "Thanks, we are looking into it."' });
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const pages = [
     { name: 'Knowledge', path: '/console/knowledge', ready: page.getByRole('navigation', { name: 'Folder tree' }) },
@@ -29,6 +30,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Refine with AI', path: `/console/refine/${conversationId}/${eventId}`, ready: page.getByRole('region', { name: 'Changes in Knowledge' }) },
     { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
+    { name: 'Rules', path: '/console/rules', ready: page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: rule.name }).first() },
+    { name: 'A rule', path: `/console/rules/${rule.id}`, ready: page.getByRole('list', { name: `Flow of ${rule.name}` }) },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
   ];
 
