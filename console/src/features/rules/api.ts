@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 import type { paths } from '../../api/schema';
-import type { FlowNode } from './flow';
+import { type FlowNames, type FlowNode, hasNodeOfType } from './flow';
 
 export type Rule = Schemas['Rule'];
 export type RuleSummary = Schemas['RuleSummary'];
@@ -111,6 +111,26 @@ export const useRestoreVersion = () =>
 /** A dry run of one customer message (nothing is stored): a mutation, as each message is sent once. */
 export const useTestRule = () =>
   useMutation({
-    mutationFn: ({ id, message, state }: { id: string; message: string; state?: FlowState }) =>
-      call(api.POST('/v2/hc-rules/{id}/test/public', { params: { path: { id } }, body: { message, ...(state ? { state } : {}) } })),
+    mutationFn: ({ id, message, state, context }: { id: string; message: string; state?: FlowState; context?: Record<string, unknown> }) =>
+      call(api.POST('/v2/hc-rules/{id}/test/public', { params: { path: { id } }, body: { message, ...(state ? { state } : {}), ...(context ? { context } : {}) } })),
   });
+
+/** The workspace's actions (a tool node's picker and names); asked for only when `enabled`. */
+export function useActions(enabled = true) {
+  return useQuery({ queryKey: ['rules', 'actions'], enabled, queryFn: () => call(api.GET('/v2/hc-tools/public', { params: { query: { alwaysGet: 'false' } } })) });
+}
+
+/** Every tag the workspace sees (its own and the system ones), for tag nodes; asked for only when `enabled`. */
+export function useTags(enabled = true) {
+  return useQuery({ queryKey: ['rules', 'tags'], enabled, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
+}
+
+/** The names of the actions and tags the flows use, asked for only when they have tool or tag nodes. */
+export function useFlowNames(...flows: (FlowNode | null | undefined)[]): FlowNames {
+  const actions = useActions(flows.some((flow) => hasNodeOfType(flow, 'tool')));
+  const tags = useTags(flows.some((flow) => hasNodeOfType(flow, 'tag')));
+  return {
+    action: (id) => actions.data?.find((a) => a.id === id)?.name ?? id,
+    tag: (id) => tags.data?.find((t) => t.id === id)?.tagName ?? id,
+  };
+}

@@ -110,8 +110,21 @@ export function conditionsText(groups: ConditionGroup[] = []): string {
   return groups.map((g) => g.predicate.map((p) => predicateText(p, g.scope)).join(' and ')).join(', or ');
 }
 
+/** Names of the actions and tags a flow refers to by id (the id itself while unknown). */
+export interface FlowNames {
+  action(id: string): string;
+  tag(id: string): string;
+}
+const BY_ID: FlowNames = { action: (id) => id, tag: (id) => id };
+
+/** Whether any node of the flow is of this type (the page then asks for the names it needs). */
+export function hasNodeOfType(node: FlowNode | null | undefined, type: NodeType): boolean {
+  if (!node) return false;
+  return node.type === type || CHILD_KEYS.some((key) => hasNodeOfType(node[key], type));
+}
+
 /** One sentence for what a node does. */
-export function nodeText(node: FlowNode): string {
+export function nodeText(node: FlowNode, names: FlowNames = BY_ID): string {
   switch (node.type) {
     case 'message':
       return `Say “${node.message ?? ''}”`;
@@ -121,10 +134,10 @@ export function nodeText(node: FlowNode): string {
       return `If ${conditionsText(node.conditions)}`;
     case 'tool': {
       const inputs = Object.entries(node.inputs ?? {}).map(([k, v]) => `${k} = ${String(v)}`);
-      return `Call action ${node.toolId ?? ''}${inputs.length ? ` with ${inputs.join(', ')}` : ''}`;
+      return `Call action ${names.action(node.toolId ?? '')}${inputs.length ? ` with ${inputs.join(', ')}` : ''}`;
     }
     case 'tag':
-      return `Tag the conversation with ${(node.tagIds ?? []).join(', ')}`;
+      return `Tag the conversation with ${(node.tagIds ?? []).map(names.tag).join(', ')}`;
     case 'escalate':
       return `Hand over to a person (reason ${node.reason ?? 'rule_escalation'})${node.message ? `, saying “${node.message}”` : ''}`;
     case 'end':
@@ -135,15 +148,15 @@ export function nodeText(node: FlowNode): string {
 }
 
 /** The flow as indented lines (what the versions diff compares). */
-export function flowOutline(node: FlowNode | null | undefined, indent = ''): string[] {
+export function flowOutline(node: FlowNode | null | undefined, indent = '', names: FlowNames = BY_ID): string[] {
   const lines: string[] = [];
   for (let current = node; current; current = current.next) {
-    lines.push(`${indent}${current.id ?? '?'} [${current.type}] ${nodeText(current)}`);
+    lines.push(`${indent}${current.id ?? '?'} [${current.type}] ${nodeText(current, names)}`);
     for (const key of CHILD_KEYS) {
       const child = current[key];
       if (key === 'next' || !child) continue;
       lines.push(`${indent}  ${BRANCH_LABELS[key]}:`);
-      lines.push(...flowOutline(child, `${indent}    `));
+      lines.push(...flowOutline(child, `${indent}    `, names));
     }
   }
   return lines;

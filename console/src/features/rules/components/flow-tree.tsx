@@ -4,7 +4,7 @@
 // words, carries the API's validation messages that name it, and opens its form with Edit.
 import { Alert, Badge, Box, Button, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { BRANCH_LABELS, CHILD_KEYS, type FlowNode, type NodeError, type NodePath, nodeText, pathKey } from '../flow';
+import { BRANCH_LABELS, CHILD_KEYS, type FlowNames, type FlowNode, type NodeError, type NodePath, nodeText, pathKey } from '../flow';
 
 const TYPE_LABELS: Record<string, string> = {
   message: 'Message',
@@ -20,6 +20,7 @@ const TYPE_COLORS: Record<string, string> = { condition: 'grape.9', escalate: 'r
 const listStyle = { listStyle: 'none', margin: 0, paddingLeft: 20, borderLeft: '2px solid var(--mantine-color-gray-4)' };
 
 export interface TreeProps {
+  names: FlowNames;
   errors: Map<string, NodeError[]>;
   selected: string | null;
   onEdit(path: NodePath): void;
@@ -50,7 +51,7 @@ function Node({ node, path, props }: { node: FlowNode; path: NodePath; props: Tr
               </Text>
             </Group>
             <Text size="sm" mt={4}>
-              {nodeText(node)}
+              {nodeText(node, props.names)}
             </Text>
           </div>
           <Button size="xs" variant="default" aria-label={`Edit ${name}`} onClick={() => props.onEdit(path)}>

@@ -1,10 +1,9 @@
 // One node of the flow as a form, with the fields of its type. Saving sends the whole flow through
 // the rule update route (rule-flow.tsx); the API's messages naming a field of this node are shown
 // on that field.
-import { Button, Checkbox, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Group, MultiSelect, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
+import { useActions, useTags } from '../api';
 import { WriteButton } from '../../../components/write-button';
 import type { FlowNode, NodeError } from '../flow';
 import { ConditionEditor, fromEditGroups, toEditGroups } from './condition-editor';
@@ -12,9 +11,21 @@ import { ConditionEditor, fromEditGroups, toEditGroups } from './condition-edito
 const DATA_TYPES = ['string', 'number', 'boolean', 'date', 'email', 'identifier', 'days'];
 const REASONS = ['rule_escalation', 'customer_request', 'missing_knowledge', 'guardrail_block', 'tool_failure', 'low_confidence', 'negative_sentiment', 'other'];
 
-/** The workspace's actions, for a tool node (asked for only when one is edited). */
-function useActions() {
-  return useQuery({ queryKey: ['rules', 'actions'], queryFn: () => call(api.GET('/v2/hc-tools/public', { params: { query: { alwaysGet: 'false' } } })) });
+function TagPicker({ value, onChange, error }: { value: string[]; onChange(value: string[]): void; error?: string }) {
+  const tags = useTags();
+  const data = (tags.data ?? []).map((t) => ({ value: t.id, label: t.tagName }));
+  for (const id of value) if (!data.some((d) => d.value === id)) data.push({ value: id, label: id });
+  return (
+    <MultiSelect
+      label="Tags"
+      description={tags.error ? `The tags could not be loaded: ${tags.error.message}` : 'workspace or system tags'}
+      data={data}
+      value={value}
+      onChange={onChange}
+      searchable
+      error={error}
+    />
+  );
 }
 
 function ToolPicker({ value, onChange, error }: { value: string; onChange(value: string): void; error?: string }) {
@@ -51,7 +62,7 @@ export function NodeForm({ node, errors, saving, onSave, onCancel }: { node: Flo
   const [fields, setFields] = useState<FlowNode>(node);
   const [groups, setGroups] = useState(() => toEditGroups(node.conditions));
   const [inputs, setInputs] = useState(() => inputsText(node.inputs));
-  const [tags, setTags] = useState(() => (node.tagIds ?? []).join('\n'));
+  const [tags, setTags] = useState(node.tagIds ?? []);
   const set = (change: Partial<FlowNode>) => setFields({ ...fields, ...change });
   const errorOf = (field: string) => {
     const found = errors.filter((e) => e.field === field || e.field.startsWith(`${field}.`));
@@ -61,7 +72,7 @@ export function NodeForm({ node, errors, saving, onSave, onCancel }: { node: Flo
     const out: FlowNode = { ...fields };
     if (node.type === 'condition') out.conditions = fromEditGroups(groups);
     if (node.type === 'tool') out.inputs = readInputs(inputs);
-    if (node.type === 'tag') out.tagIds = tags.split(/\s+/).filter(Boolean);
+    if (node.type === 'tag') out.tagIds = tags;
     if ((node.type === 'escalate' || node.type === 'end') && !out.message?.trim()) delete out.message;
     onSave(out);
   };
@@ -96,7 +107,7 @@ export function NodeForm({ node, errors, saving, onSave, onCancel }: { node: Flo
             <Textarea label="Inputs" description="one per line: name = ${path} or a value" autosize minRows={2} value={inputs} onChange={(e) => setInputs(e.currentTarget.value)} error={errorOf('inputs')} />
           </>
         )}
-        {node.type === 'tag' && <Textarea label="Tag ids" description="one per line" autosize minRows={2} value={tags} onChange={(e) => setTags(e.currentTarget.value)} error={errorOf('tagIds')} />}
+        {node.type === 'tag' && <TagPicker value={tags} onChange={setTags} error={errorOf('tagIds')} />}
         {node.type === 'escalate' && (
           <>
             <Select label="Reason" data={REASONS} value={fields.reason ?? 'rule_escalation'} allowDeselect={false} onChange={(v) => set({ reason: v ?? 'rule_escalation' })} error={errorOf('reason')} w={240} />

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { type Rule, useDraftWarnings, useUpdateRule } from '../api';
+import { type Rule, useDraftWarnings, useFlowNames, useUpdateRule } from '../api';
 import { type FlowNode, flowErrors, type NodeError, NODE_TYPES, type NodePath, nodeAt, ownFields, pathKey, replaceAt, withFields } from '../flow';
 import { FlowTree } from './flow-tree';
 import { NodeForm } from './node-form';
@@ -37,6 +37,7 @@ const blankNode = (type: FlowNode['type']): FlowNode =>
 export function RuleFlow({ rule }: { rule: Rule }) {
   const flow = rule.flowConfig as FlowNode | null;
   const update = useUpdateRule();
+  const names = useFlowNames(flow);
   const [selected, setSelected] = useState<NodePath | null>(null);
   // A step being added: placed after the node at `after` (null: the flow's first step).
   const [adding, setAdding] = useState<{ after: NodePath | null; node: FlowNode } | null>(null);
@@ -87,6 +88,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
         <FlowTree
           flow={flow}
           ruleName={rule.name}
+          names={names}
           errors={errors.byNode}
           selected={selected ? pathKey(selected) : null}
           onEdit={(path) => {

@@ -8,6 +8,7 @@ import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useAgents } from '../../agents/api';
 import { type Rule, useDeleteRule, useRule } from '../api';
+import type { FlowNode } from '../flow';
 import { RefineForm, RuleDetails } from './rule-details';
 import { RuleAgents } from './rule-agents';
 import { RuleFlow } from './rule-flow';
@@ -77,7 +78,7 @@ export function RulePage({ id }: { id: string }) {
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="test" pt="md">
-          <TestPanel ruleId={r.id} />
+          <TestPanel ruleId={r.id} flow={r.flowConfig as FlowNode | null} />
         </Tabs.Panel>
         <Tabs.Panel value="agents" pt="md">
           <RuleAgents key={r.updatedAt} rule={r} />

@@ -6,27 +6,28 @@ import { DiffView } from '../../../components/diff-view';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
-import { type RuleVersion, useRestoreVersion, useVersion, useVersions } from '../api';
-import { type FlowNode, flowOutline } from '../flow';
+import { type RuleVersion, useFlowNames, useRestoreVersion, useVersion, useVersions } from '../api';
+import { type FlowNames, type FlowNode, flowOutline } from '../flow';
 
-function fieldsOf(version: RuleVersion, agentName: (id: string) => string) {
+function fieldsOf(version: RuleVersion, agentName: (id: string) => string, names: FlowNames) {
   const item = version.item;
   return [
     ['Name', item.name],
     ['Description', item.description],
     ['Trigger', item.triggerType],
     ['Agents', item.botIds.map(agentName).join('\n')],
-    ['Flow', flowOutline(item.flowConfig as FlowNode | null).join('\n')],
+    ['Flow', flowOutline(item.flowConfig as FlowNode | null, '', names).join('\n')],
   ] as const;
 }
 
 function Compare({ ruleId, from, to, agentName }: { ruleId: string; from: string; to: string; agentName: (id: string) => string }) {
   const before = useVersion(ruleId, from);
   const after = useVersion(ruleId, to);
+  const names = useFlowNames(before.data?.item.flowConfig as FlowNode | null, after.data?.item.flowConfig as FlowNode | null);
   if (before.isPending || after.isPending) return <Loading label="Loading both versions…" />;
   if (before.error || after.error) return <ErrorState error={before.error ?? after.error} title="A version could not be loaded" />;
-  const a = fieldsOf(before.data, agentName);
-  const b = fieldsOf(after.data, agentName);
+  const a = fieldsOf(before.data, agentName, names);
+  const b = fieldsOf(after.data, agentName, names);
   return (
     <section aria-label="Differences">
       {a.map(([label, text], i) => (

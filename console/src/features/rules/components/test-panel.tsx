@@ -5,13 +5,13 @@
 import { Badge, Button, Code, Group, List, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorState } from '../../../components/states';
-import { type RuleTestResult, useTestRule } from '../api';
-import { predicateText } from '../flow';
+import { type RuleTestResult, useFlowNames, useTestRule } from '../api';
+import { type FlowNames, type FlowNode, predicateText } from '../flow';
 
 type Step = NonNullable<RuleTestResult['walk']>['steps'][number];
 const show = (value: unknown) => (typeof value === 'string' ? `“${value}”` : JSON.stringify(value));
 
-function stepText(step: Step): string {
+function stepText(step: Step, names: FlowNames): string {
   switch (step.type) {
     case 'message':
       return `said “${step.reply}”`;
@@ -26,9 +26,9 @@ function stepText(step: Step): string {
       return `${step.holds ? 'holds' : 'does not hold'}, took ${step.branch === 'then' ? 'Then' : 'Otherwise'}; ${predicates.join('; ')}`;
     }
     case 'tool':
-      return `${step.dryRun ? 'would call' : 'called'} ${step.toolId} with ${JSON.stringify(step.inputs)}: ${step.success ? 'success' : `failure${step.error ? ` (${step.error})` : ''}`}`;
+      return `${step.dryRun ? 'would call' : 'called'} ${names.action(step.toolId)} with ${JSON.stringify(step.inputs)}: ${step.success ? 'success' : `failure${step.error ? ` (${step.error})` : ''}`}`;
     case 'tag':
-      return `tagged ${step.tagIds.join(', ')}`;
+      return `tagged ${step.tagIds.map(names.tag).join(', ')}`;
     case 'escalate':
       return `handed over (reason ${step.reason})${step.reply ? `: “${step.reply}”` : ''}`;
     case 'end':
@@ -38,7 +38,7 @@ function stepText(step: Step): string {
 
 const STATUS_TEXT: Record<string, string> = { waiting_for_input: 'Waiting for input', escalated: 'Escalated', ended: 'Ended', completed: 'Completed' };
 
-function Turn({ message, result, index }: { message: string; result: RuleTestResult; index: number }) {
+function Turn({ message, result, index, names }: { message: string; result: RuleTestResult; index: number; names: FlowNames }) {
   const walk = result.walk;
   const waiting = walk?.state.waitingFor;
   return (
@@ -61,7 +61,7 @@ function Turn({ message, result, index }: { message: string; result: RuleTestRes
           <List size="sm" type="ordered" aria-label={`Steps of turn ${index + 1}`}>
             {walk.steps.map((step, i) => (
               <List.Item key={i}>
-                <Code>{step.nodeId}</Code> {step.type}: {stepText(step)}
+                <Code>{step.nodeId}</Code> {step.type}: {stepText(step, names)}
               </List.Item>
             ))}
           </List>
@@ -79,7 +79,7 @@ function Turn({ message, result, index }: { message: string; result: RuleTestRes
               <List size="sm">
                 {walk.toolCalls.map((t, i) => (
                   <List.Item key={i}>
-                    {t.toolName ?? t.toolId} at <Code>{t.nodeId}</Code>: inputs {JSON.stringify(t.inputs)}, {t.success ? 'success' : `failure${t.error ? ` (${t.error})` : ''}`}, output {JSON.stringify(t.output)}
+                    {t.toolName ?? names.action(t.toolId)} at <Code>{t.nodeId}</Code>: inputs {JSON.stringify(t.inputs)}, {t.success ? 'success' : `failure${t.error ? ` (${t.error})` : ''}`}, output {JSON.stringify(t.output)}
                   </List.Item>
                 ))}
               </List>
@@ -91,10 +91,14 @@ function Turn({ message, result, index }: { message: string; result: RuleTestRes
   );
 }
 
-export function TestPanel({ ruleId }: { ruleId: string }) {
+export function TestPanel({ ruleId, flow }: { ruleId: string; flow: FlowNode | null }) {
   const test = useTestRule();
+  const names = useFlowNames(flow);
   const [turns, setTurns] = useState<{ message: string; result: RuleTestResult }[]>([]);
   const [message, setMessage] = useState('');
+  // The evaluation context besides the message (userAttributes, conversation, time: docs/rules.md).
+  const [context, setContext] = useState('');
+  const [contextError, setContextError] = useState<string | null>(null);
   const last = turns.at(-1)?.result.walk;
   // The walk resumes from the state the last message left while it waits; after it finished, a new one starts.
   const state = last?.status === 'waiting_for_input' ? last.state : undefined;
@@ -102,18 +106,36 @@ export function TestPanel({ ruleId }: { ruleId: string }) {
     <Stack>
       <Text size="sm">Each message is a dry run of the rule test route: nothing is stored and tools are not called.</Text>
       {turns.map((turn, i) => (
-        <Turn key={i} index={i} message={turn.message} result={turn.result} />
+        <Turn key={i} index={i} message={turn.message} result={turn.result} names={names} />
       ))}
       <form
         aria-label="Test message"
         onSubmit={(e) => {
           e.preventDefault();
           const sent = message;
-          test.mutate({ id: ruleId, message: sent, state }, { onSuccess: (result) => (setTurns((t) => [...t, { message: sent, result }]), setMessage('')) });
+          let parsed: Record<string, unknown> | undefined;
+          try {
+            parsed = context.trim() ? (JSON.parse(context) as Record<string, unknown>) : undefined;
+            setContextError(null);
+          } catch (error) {
+            setContextError(`The context is not JSON: ${(error as Error).message}`);
+            return;
+          }
+          test.mutate({ id: ruleId, message: sent, state, context: parsed }, { onSuccess: (result) => (setTurns((t) => [...t, { message: sent, result }]), setMessage('')) });
         }}
       >
         <Stack gap="xs">
           <Textarea label="Customer message" required autosize minRows={2} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
+          <Textarea
+            label="Context (JSON, optional)"
+            description='what the conditions may read besides the message, e.g. {"userAttributes": {"plan": "premium"}}'
+            autosize
+            minRows={1}
+            value={context}
+            onChange={(e) => setContext(e.currentTarget.value)}
+            error={contextError}
+            ff="monospace"
+          />
           <Group>
             <Button type="submit" loading={test.isPending}>
               Send
