@@ -31,6 +31,8 @@ test("the issue's rule is drafted from instructions, drawn as a tree, and walked
   await page.getByRole('link', { name: 'Rules' }).click();
   await page.getByRole('textbox', { name: 'Instructions' }).fill(ISSUE_INSTRUCTIONS);
   await page.getByRole('button', { name: 'Draft the rule' }).click();
+  // The list shows other drafts' badges too: wait for the new draft's own page.
+  await page.waitForURL(/\/console\/rules\/[0-9a-f-]{36}$/);
   await expect(page.getByText('Draft', { exact: true }), 'the draft opens').toBeVisible();
   const ruleId = new URL(page.url()).pathname.split('/').pop() ?? '';
   const rule = await apiCall<{ name: string; flowConfig: unknown }>('GET', `/v2/hc-rules/${ruleId}/public`);

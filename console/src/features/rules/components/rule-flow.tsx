@@ -65,7 +65,8 @@ export function RuleFlow({ rule }: { rule: Rule }) {
     if (!before) return;
     send(replaceAt(flow, adding.after, { ...before, next: { ...fields, ...(before.next ? { next: before.next } : {}) } }), () => setAdding(null));
   };
-  const summary = errors.byNode.size > 0 ? `The API refused the flow; its message is shown on the node${errors.byNode.size > 1 ? 's' : ''} it names.` : null;
+  // The whole message too: a path naming a node that is not drawn (a step being added) is never lost.
+  const summary = errors.byNode.size > 0 && update.error ? `${update.error.message} (shown on the node${errors.byNode.size > 1 ? 's' : ''} it names)` : null;
 
   return (
     <Stack>
@@ -78,7 +79,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
         </Alert>
       )}
       {summary && (
-        <Alert color="red" role="alert" title="Not saved">
+        <Alert color="red" role="alert" title="The API refused the flow">
           {summary}
         </Alert>
       )}
