@@ -134,7 +134,7 @@ export function TestPanel({ ruleId, flow }: { ruleId: string; flow: FlowNode | n
             value={context}
             onChange={(e) => setContext(e.currentTarget.value)}
             error={contextError}
-            ff="monospace"
+            styles={{ input: { fontFamily: "monospace" } }}
           />
           <Group>
             <Button type="submit" loading={test.isPending}>
