@@ -252,3 +252,18 @@ test('a tool step added after a question, its dry-run call in the test panel, an
   await expect(turn.getByRole('list', { name: 'Steps of turn 2' })).toContainText('userAttributes.plan is “premium”: holds (value “premium”)');
   await checkPage(page, 'rule-test-tool');
 });
+
+test('a node saved over a version someone else saved meanwhile is refused (409), and the current version shown', async ({ page }) => {
+  const rule = await apiCall<{ id: string }>('POST', '/v2/hc-rules/public', { name: unique('Stale refund'), description: 'The customer asks for a refund', flowConfig: refundFlow(100) });
+  await signIn(page);
+  await page.goto(`/console/rules/${rule.id}`);
+  await page.getByRole('button', { name: 'Edit say_ok' }).click();
+  await apiCall('PATCH', `/v2/hc-rules/${rule.id}/public`, { flowConfig: refundFlow(200) });
+  await page.getByRole('form', { name: 'Edit say_ok' }).getByRole('textbox', { name: 'Message' }).fill('We will refund you today.');
+  await page.getByRole('button', { name: 'Save node' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The flow was not saved' }), "the API's 409").toContainText('the rule changed since version 1: its current version is 2');
+  await page.getByRole('button', { name: 'Show the current version' }).click();
+  await expect(page.getByText('Published, version 2')).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Condition check_amount' }), 'the other change is shown').toContainText('If rule.amount is more than 200');
+  await expect(page.getByRole('listitem', { name: 'Message say_ok' }), 'nothing of the refused edit was saved').toContainText('Say “Your refund is on its way.”');
+});

@@ -1,12 +1,13 @@
 // A rule's flow: the parts of its instructions not understood (never hidden), the tree, and the
 // form of the node being edited. Every save sends the whole flow through the rule update route
 // (a published rule gets a new version); a 400 is placed on the nodes its message names.
-import { Alert, Group, List, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Select, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { type Rule, useDraftWarnings, useFlowNames, useUpdateRule } from '../api';
+import { type Rule, ruleKeys, useDraftWarnings, useFlowNames, useUpdateRule } from '../api';
 import { type FlowNode, flowErrors, type NodeError, NODE_TYPES, type NodePath, nodeAt, ownFields, pathKey, replaceAt, withFields } from '../flow';
 import { FlowTree } from './flow-tree';
 import { NodeForm } from './node-form';
@@ -38,6 +39,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
   const flow = rule.flowConfig as FlowNode | null;
   const update = useUpdateRule();
   const names = useFlowNames(flow);
+  const queryClient = useQueryClient();
   const [selected, setSelected] = useState<NodePath | null>(null);
   // A step being added: placed after the node at `after` (null: the flow's first step).
   const [adding, setAdding] = useState<{ after: NodePath | null; node: FlowNode } | null>(null);
@@ -84,6 +86,12 @@ export function RuleFlow({ rule }: { rule: Rule }) {
         </Alert>
       )}
       {update.error && !(update.error instanceof ApiError && update.error.status === 400) && <ErrorState error={update.error} title="The flow was not saved" />}
+      {update.error instanceof ApiError && update.error.status === 409 && (
+        // Someone saved a newer version meanwhile: show it (the edit is then redone on it).
+        <Button variant="default" w="fit-content" onClick={() => queryClient.invalidateQueries({ queryKey: ruleKeys.one(rule.id) })}>
+          Show the current version
+        </Button>
+      )}
       {errors.other.length > 0 && <ErrorState error={new Error(errors.other.join('; '))} title="The flow was not saved" />}
       {flow && (
         <FlowTree
