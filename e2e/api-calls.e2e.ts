@@ -19,6 +19,7 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
   const guardrail = await apiCall<{ id: string }>('POST', '/v2/guardrails/public', { name: 'Call count guardrail', kind: 'answer_length', stage: 'output', action: 'flag', config: { maxCharacters: 2000 } });
   const action = await apiCall<{ id: string }>('POST', '/v2/hc-tools/public', { name: 'Order lookup' });
   await apiCall('POST', '/v2/api-function-configs/public', { toolId: action.id, name: 'order', requestMethod: 'GET', requestUrl: 'https://shop.example.com/orders/${orderNumber}' });
+  const rule = await apiCall<{ id: string; name: string }>('POST', '/v2/hc-rules/draft/public', { behaviorInstructions: 'Ask for the order number, then say "Thanks, we are looking into it."' });
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const pages = [
     { name: 'Knowledge', path: '/console/knowledge', ready: page.getByRole('navigation', { name: 'Folder tree' }) },
@@ -34,6 +35,8 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
     { name: 'Actions', path: '/console/actions', ready: page.getByRole('table', { name: 'Actions' }) },
     { name: 'An action', path: `/console/actions/${action.id}`, ready: page.getByRole('tab', { name: 'External API calls (1)' }) },
+    { name: 'Rules', path: '/console/rules', ready: page.getByRole('table', { name: 'Drafts' }).getByRole('link', { name: rule.name }).first() },
+    { name: 'A rule', path: `/console/rules/${rule.id}`, ready: page.getByRole('list', { name: `Flow of ${rule.name}` }) },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
     { name: 'Reply rules', path: '/console/reply-rules', ready: page.getByRole('region', { name: 'Direct reply' }).getByRole('heading') },
     { name: 'Tags', path: '/console/tags', ready: page.getByRole('table', { name: 'Tags of Conversation Status' }) },

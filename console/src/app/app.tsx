@@ -29,6 +29,7 @@ const ConversationsPage = page('conversations');
 const TryAgentPage = page('try');
 const AgentsPage = page('agents');
 const ActionsPage = page('actions');
+const RulesPage = page('rules');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
 const ReplyRulesPage = page('reply-rules');
@@ -104,6 +105,9 @@ function Guarded() {
           </Route>
           <Route path="/connections" nest>
             <ConnectionsPage />
+          </Route>
+          <Route path="/rules" nest>
+            <RulesPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -12,6 +12,7 @@ const PAGES = [
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },
   { path: '/agents', label: 'Agents' },
+  { path: '/rules', label: 'Rules' },
   { path: '/reply-rules', label: 'Reply rules' },
   { path: '/actions', label: 'Actions' },
   { path: '/tags', label: 'Tags' },

@@ -12,6 +12,7 @@ const IMPORTERS = {
   try: () => import('../features/try/routes'),
   agents: () => import('../features/agents/routes'),
   actions: () => import('../features/actions/routes'),
+  rules: () => import('../features/rules/routes'),
   sources: () => import('../features/sources/routes'),
   refine: () => import('../features/refine/routes'),
   'reply-rules': () => import('../features/reply-rules/routes'),
