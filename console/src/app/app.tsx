@@ -30,6 +30,7 @@ const TryAgentPage = page('try');
 const AgentsPage = page('agents');
 const SourcesPage = page('sources');
 const RefinePage = page('refine');
+const AnalyticsPage = page('analytics');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -81,6 +82,9 @@ function Guarded() {
           </Route>
           <Route path="/agents" nest>
             <AgentsPage />
+          </Route>
+          <Route path="/analytics" nest>
+            <AnalyticsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

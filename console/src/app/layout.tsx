@@ -11,6 +11,7 @@ const PAGES = [
   { path: '/conversations', label: 'Conversations' },
   { path: '/try', label: 'Try the agent' },
   { path: '/agents', label: 'Agents' },
+  { path: '/analytics', label: 'Analytics' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -13,6 +13,7 @@ const IMPORTERS = {
   agents: () => import('../features/agents/routes'),
   sources: () => import('../features/sources/routes'),
   refine: () => import('../features/refine/routes'),
+  analytics: () => import('../features/analytics/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;
