@@ -30,6 +30,7 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'Agents', path: '/console/agents', ready: page.getByRole('table', { name: 'Agents' }) },
     { name: 'An agent', path: `/console/agents/${agent?.id}`, ready: page.getByRole('checkbox').first() },
     { name: 'Try the agent', path: '/console/try', ready: page.getByRole('form', { name: 'Message to the agent' }) },
+    { name: 'Analytics', path: `/console/analytics/${agent?.id}`, ready: page.getByRole('list', { name: 'Summary' }) },
   ];
 
   await signIn(page);

@@ -10,9 +10,10 @@ export const formatCount = (n: number) => count.format(n);
 /** A fraction in [0, 1] as a percentage ("42.5%"). */
 export const formatPercent = (fraction: number) => percent.format(fraction);
 
-/** A duration in milliseconds: "850 ms", "12 s", "1 min 20 s", "2 h 5 min". */
+/** A duration in milliseconds: "850 ms", "2.4 s", "12 s", "1 min 20 s", "2 h 5 min". */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 9950) return `${oneDecimal.format(ms / 1000)} s`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
