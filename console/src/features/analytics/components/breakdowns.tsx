@@ -1,12 +1,15 @@
 // The breakdowns of the window: by status, by channel, knowledge folders used, intent rules and
 // escalation reasons. Each is a table whose first number also draws as a bar (the bar is for the
 // eye; the table's cells carry the values, so the table is its own table view).
-import { Paper, Progress, SimpleGrid, Table, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Table, Title } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
 import { Empty } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import type { Analytics } from '../api';
 import { formatCount, formatPercent, formatRating } from '../format';
+
+/** The bar under a row's label (a plain element: a table of 20 folders mounts 20 of them). */
+const track = { height: 6, marginTop: 2, borderRadius: 3, background: 'var(--mantine-color-blue-8)' } as const;
 
 interface Row {
   key: string;
@@ -34,7 +37,7 @@ function Breakdown({ title, columns, rows, empty }: { title: string; columns: st
               <Table.Tr key={row.key}>
                 <Table.Th scope="row" fw={400}>
                   {row.label}
-                  <Progress value={(row.bar / max) * 100} size="sm" mt={2} aria-hidden color="blue.8" />
+                  <div aria-hidden style={{ ...track, width: `${(row.bar / max) * 100}%` }} />
                 </Table.Th>
                 {row.cells.map((cell, i) => (
                   <Table.Td key={i}>{cell}</Table.Td>
