@@ -146,14 +146,15 @@ export async function signedInTab(server: RunningServer): Promise<{ browser: Bro
   }
 }
 
-/** `runs` timed full loads of a page after 2 warm-ups: p50, p95, max, and the calls and timeline of the last load. */
-export async function timePage(page: Page, origin: string, c: PageCase, runs: number): Promise<PageResult> {
+/** `runs` timed full loads of a page after 2 warm-ups: p50, p95, max, and the calls and timeline of the last load; `onRun` sees each timed load. */
+export async function timePage(page: Page, origin: string, c: PageCase, runs: number, onRun?: (run: { ms: number; timeline: string[] }) => void): Promise<PageResult> {
   for (let i = 0; i < 2; i += 1) await load(page, origin, c);
   const times: number[] = [];
   let last = { calls: [] as string[], timeline: [] as string[] };
   for (let i = 0; i < runs; i += 1) {
     const run = await load(page, origin, c);
     times.push(run.ms);
+    onRun?.(run);
     last = run;
   }
   const sorted = [...times].sort((a, b) => a - b);
