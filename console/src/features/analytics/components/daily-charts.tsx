@@ -20,6 +20,8 @@ function Frame({ children }: { children: ReactNode }) {
 }
 
 const axisProps = { tick: { fontSize: 12, fill: '#495057' }, stroke: '#868e96' };
+// Room on the right for the last day's label.
+const margin = { top: 8, right: 24, bottom: 0, left: 0 };
 const yProps = { ...axisProps, interval: 0 } as const;
 
 /**
@@ -48,7 +50,7 @@ export function DailyCharts({ data }: { data: Analytics }) {
         }}
       >
         <Frame>
-          <BarChart data={volume} accessibilityLayer={false}>
+          <BarChart data={volume} accessibilityLayer={false} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             {xDays(volume.length)}
             <YAxis {...yProps} allowDecimals={false} tickFormatter={formatCount} width={48} />
@@ -68,7 +70,7 @@ export function DailyCharts({ data }: { data: Analytics }) {
         }}
       >
         <Frame>
-          <LineChart data={rates} accessibilityLayer={false}>
+          <LineChart data={rates} accessibilityLayer={false} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             {xDays(volume.length)}
             <YAxis {...yProps} domain={[0, 1]} tickFormatter={formatPercent} width={48} />
@@ -82,7 +84,7 @@ export function DailyCharts({ data }: { data: Analytics }) {
         table={{ columns: ['Day', 'Average first response time'], rows: response.map((d) => ({ key: d.date, cells: [formatDay(d.date), formatDuration(d.averageFirstResponseTimeMs)] })) }}
       >
         <Frame>
-          <LineChart data={response} accessibilityLayer={false}>
+          <LineChart data={response} accessibilityLayer={false} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             {xDays(volume.length)}
             <YAxis {...yProps} tickFormatter={formatDuration} width={64} />
@@ -99,7 +101,7 @@ export function DailyCharts({ data }: { data: Analytics }) {
         }}
       >
         <Frame>
-          <LineChart data={csatLine} accessibilityLayer={false}>
+          <LineChart data={csatLine} accessibilityLayer={false} margin={margin}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             {xDays(volume.length)}
             <YAxis {...yProps} domain={[0, 5]} ticks={[0, 1, 2, 3, 4, 5]} width={32} />
