@@ -31,6 +31,8 @@ export function Dashboard({ agentId }: { agentId: string | undefined }) {
     if (!agentId && shownId) navigate(`/${shownId}${search ? `?${search}` : ''}`, { replace: true });
   }, [agentId, shownId, search, navigate]);
 
+  // A new window or filter replaces the address (Back leaves the dashboard instead of stepping
+  // through every filter change); another agent is a new entry.
   const go = (id: string, next: DashboardState) => {
     const query = writeState(next);
     navigate(`/${id}${query ? `?${query}` : ''}`, { replace: id === shownId });
