@@ -127,6 +127,13 @@ test('the dashboard reads a seeded week as the route does, follows the window an
   // The last 30 days are the default window and Berlin the browser's zone: neither is written.
   await expect(page).toHaveURL(new RegExp(`/console/analytics/${ids.agentId}\\?source=all&channel=email$`));
 
+  // A filter whose values are fetched when the filters open: one intent rule (each seeded conversation ran at most one).
+  ({ query, body } = await routeAfter(page, server, () => pick(page, 'Intent rules', 'Rule 0')));
+  expect(query.getAll('ruleIds'), 'the rule filter is sent by id').toEqual([ids.rules[0]]);
+  await expect(card(page, 'Conversations')).toContainText(count(body.summaryCards.conversationVolume!.value));
+  await expect(page.getByRole('table', { name: 'Intent rules' }).getByRole('row'), 'the header and Rule 0 alone').toHaveCount(2);
+  await expect(page.getByRole('table', { name: 'Intent rules' }).getByRole('row', { name: /^Rule 0 / })).toBeVisible();
+
   // Another time zone, then a reload of the address shows the same.
   ({ query, body } = await routeAfter(page, server, async () => {
     await page.getByRole('combobox', { name: 'Time zone' }).fill('America/New_York');

@@ -10,7 +10,7 @@ type SnapshotFolder = Schemas['SnapshotFolder'];
 
 export function useAnalytics(agentId: string | undefined, query: ReturnType<typeof routeQuery>) {
   return useQuery({
-    queryKey: ['analytics', agentId, query],
+    queryKey: ['analytics', 'agent', agentId, query],
     enabled: agentId !== undefined,
     // The previous window's numbers stay while the next load, so the page does not jump.
     placeholderData: keepPreviousData,
@@ -30,9 +30,9 @@ function flatten(folders: SnapshotFolder[], path: string[] = []): Option[] {
 /** Tags (escalation reasons apart, as the route filters them apart), published intent rules, and the agent's folders. */
 export function useFilterOptions(agentId: string | undefined, enabled: boolean) {
   const on = enabled && agentId !== undefined;
-  const groups = useQuery({ queryKey: ['tag-groups'], enabled: on, queryFn: () => call(api.GET('/v2/tag-groups/public', {})) });
+  const groups = useQuery({ queryKey: ['analytics', 'tag-groups'], enabled: on, queryFn: () => call(api.GET('/v2/tag-groups/public', {})) });
   const tags = useQuery({ queryKey: ['tags'], enabled: on, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
-  const rules = useQuery({ queryKey: ['rules', 'published'], enabled: on, queryFn: () => call(api.GET('/v2/hc-rules/public', {})) });
+  const rules = useQuery({ queryKey: ['analytics', 'rules'], enabled: on, queryFn: () => call(api.GET('/v2/hc-rules/public', {})) });
   const folders = useQuery({
     queryKey: ['knowledge', 'tree', agentId],
     enabled: on,
