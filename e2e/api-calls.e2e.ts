@@ -44,6 +44,7 @@ test('every page renders with at most 5 API calls', async ({ page }) => {
     { name: 'A guardrail', path: `/console/guardrails/${guardrail.id}`, ready: page.getByRole('button', { name: 'Save guardrail' }) },
     { name: 'Connections', path: '/console/connections', ready: page.getByRole('region', { name: 'Google Drive' }).getByText(/^(Not connected|Connected)$/) },
     { name: 'Import from a provider', path: '/console/connections/notion', ready: page.getByText(/Notion is not connected in this workspace|Resources found/).first() },
+    { name: 'Analytics', path: `/console/analytics/${agent?.id}`, ready: page.getByRole('list', { name: 'Summary' }) },
   ];
 
   await signIn(page);

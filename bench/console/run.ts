@@ -3,33 +3,10 @@
 // `parley serve` (PGlite), then drives headless Chromium through the console and measures, per
 // page, the time from navigation start to its first row (BENCH_RUNS loads, default 20, after 2
 // warm-ups) and the API calls it makes to render. Prints the table; raw numbers in bench/results/.
-import { chromium, type Page, type Request } from '@playwright/test';
 import os from 'node:os';
-import { CHROMIUM_FLAGS } from '../../e2e/playwright.config.js';
 import { exitOnSignals, positiveIntEnv, type RunningServer, tempDataDir, writeResults } from '../support.js';
+import { type PageCase, type PageResult, signedInTab, timeCalls, timePage } from './browser.js';
 import { seedConsoleWorkspace, type Seeded } from './seed.js';
-
-interface PageCase {
-  name: string;
-  path: string;
-  /** The element that shows the page's data (its first row), as CSS. */
-  firstRow: string;
-}
-
-interface PageResult {
-  name: string;
-  path: string;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-  /** API requests (paths under /v2/) of one load, in the order sent. */
-  calls: string[];
-  /** Each call of the page alone, from Node (no browser): p50 ms of 20 requests, the server's time and the loopback's. */
-  callMs: number[];
-  times: number[];
-  /** Of the last load: the document, then each resource's start and end (ms since navigation start). */
-  timeline: string[];
-}
 
 const SERVER_ENV = { PARLEY_LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT_MAX: '100000000', PARLEY_JOB_POLL_SECONDS: '0.5' };
 const API_CALL_AIM = 5;
@@ -52,120 +29,14 @@ function cases(s: Seeded): PageCase[] {
   ];
 }
 
-/**
- * Runs in every document of the tab (a script: bench/ has no DOM types): once an element matching
- * the selector kept in sessionStorage is in the page, `benchFirstRow` is the time of the next frame
- * (when it is painted) since navigation start.
- */
-const WATCH_FIRST_ROW = `(() => {
-  const selector = sessionStorage.getItem('bench.firstRow');
-  if (!selector) return;
-  const observer = new MutationObserver(() => {
-    if (window.benchFirstRow !== undefined || !document.querySelector(selector)) return;
-    window.benchFirstRow = -1;
-    observer.disconnect();
-    requestAnimationFrame(() => { window.benchFirstRow = performance.now(); });
-  });
-  observer.observe(document, { childList: true, subtree: true });
-})();`;
-
-/** What the page functions below use of the browser's window (bench/ is typed without the DOM). */
-interface BenchWindow {
-  benchFirstRow?: number;
-  sessionStorage: { setItem(key: string, value: string): void };
-  performance: { getEntriesByType(type: string): { name: string; startTime: number; responseEnd: number; encodedBodySize: number; domContentLoadedEventEnd: number }[] };
-}
-
-/** The body of each POST a page sent, by its call, to send it again when timing the calls alone. */
-const bodies = new Map<string, string | undefined>();
-
-/** One full load of `path` (the key restored from sessionStorage, assets from the HTTP cache): ms to the first row, and the API calls. */
-async function load(page: Page, origin: string, c: PageCase): Promise<{ ms: number; calls: string[]; timeline: string[] }> {
-  await page.evaluate((selector) => (globalThis as unknown as BenchWindow).sessionStorage.setItem('bench.firstRow', selector), c.firstRow);
-  const calls: string[] = [];
-  const onRequest = (request: Request) => {
-    const url = new URL(request.url());
-    if (url.origin === origin && url.pathname.startsWith('/v2/')) {
-      calls.push(`${request.method()} ${url.pathname}${url.search}`);
-      bodies.set(`${request.method()} ${url.pathname}${url.search}`, request.postData() ?? undefined);
-    }
-  };
-  page.on('request', onRequest);
-  try {
-    await page.goto(`${origin}${c.path}`);
-    // Functions, not strings: the console's Content-Security-Policy forbids eval.
-    await page.waitForFunction(() => ((globalThis as unknown as BenchWindow).benchFirstRow ?? -1) > 0, undefined, { timeout: 30_000 });
-    const ms = await page.evaluate(() => (globalThis as unknown as BenchWindow).benchFirstRow ?? -1);
-    // Whatever else the page asks for to finish rendering counts too.
-    await page.waitForLoadState('networkidle');
-    const timeline = await page.evaluate(() => {
-      const perf = (globalThis as unknown as BenchWindow).performance;
-      const [navigation] = perf.getEntriesByType('navigation');
-      return [
-        ...(navigation ? [`document ${navigation.responseEnd.toFixed(0)}, DOMContentLoaded ${navigation.domContentLoadedEventEnd.toFixed(0)}`] : []),
-        ...perf
-          .getEntriesByType('resource')
-          .map((r) => `${new URL(r.name).pathname} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}${r.encodedBodySize > 50_000 ? ` (${Math.round(r.encodedBodySize / 1024)} KB)` : ''}`),
-      ];
-    });
-    return { ms, calls, timeline };
-  } catch (error) {
-    throw new Error(`${c.name} (${c.path}): ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    page.off('request', onRequest);
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-/** Times each call of the pages alone (20 sequential requests, p50), sent from Node with the key. */
-async function timeCalls(server: RunningServer, results: PageResult[]): Promise<void> {
-  for (const result of results) {
-    for (const call of result.calls) {
-      const [method, route] = call.split(' ') as [string, string];
-      const body = bodies.get(call);
-      const times: number[] = [];
-      for (let i = 0; i < 22; i += 1) {
-        const started = performance.now();
-        const response = await fetch(`${server.url}${route}`, {
-          method,
-          headers: { authorization: `Bearer ${server.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-          body,
-        });
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`${call} answered ${response.status}`);
-        if (i >= 2) times.push(performance.now() - started);
-      }
-      result.callMs.push(percentile(times.sort((a, b) => a - b), 50));
-    }
-  }
-}
-
 async function measure(server: RunningServer, seeded: Seeded, runs: number): Promise<PageResult[]> {
-  const browser = await chromium.launch({ executablePath: process.env.PARLEY_E2E_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const { browser, page } = await signedInTab(server);
   try {
-    const page = await browser.newPage();
-    await page.addInitScript({ content: WATCH_FIRST_ROW });
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('API key').fill(server.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     const results: PageResult[] = [];
     for (const c of cases(seeded)) {
-      for (let i = 0; i < 2; i += 1) await load(page, server.url, c);
-      const times: number[] = [];
-      let last = { calls: [] as string[], timeline: [] as string[] };
-      for (let i = 0; i < runs; i += 1) {
-        const run = await load(page, server.url, c);
-        times.push(run.ms);
-        last = run;
-      }
-      const { calls, timeline } = last;
-      const sorted = [...times].sort((a, b) => a - b);
-      results.push({ name: c.name, path: c.path, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted.at(-1) ?? 0, calls, callMs: [], times, timeline });
-      process.stderr.write(`bench: console: ${c.name}: p50 ${percentile(sorted, 50).toFixed(0)} ms, ${calls.length} API call(s); last load: ${timeline.join(', ')}\n`);
+      const result = await timePage(page, server.url, c, runs);
+      results.push(result);
+      process.stderr.write(`bench: console: ${c.name}: p50 ${result.p50Ms.toFixed(0)} ms, ${result.calls.length} API call(s); last load: ${result.timeline.join(', ')}\n`);
     }
     return results;
   } finally {

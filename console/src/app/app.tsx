@@ -36,6 +36,7 @@ const ReplyRulesPage = page('reply-rules');
 const TagsPage = page('tags');
 const GuardrailsPage = page('guardrails');
 const ConnectionsPage = page('connections');
+const AnalyticsPage = page('analytics');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -108,6 +109,9 @@ function Guarded() {
           </Route>
           <Route path="/rules" nest>
             <RulesPage />
+          </Route>
+          <Route path="/analytics" nest>
+            <AnalyticsPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -17,6 +17,7 @@ const PAGES = [
   { path: '/actions', label: 'Actions' },
   { path: '/tags', label: 'Tags' },
   { path: '/guardrails', label: 'Guardrails' },
+  { path: '/analytics', label: 'Analytics' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

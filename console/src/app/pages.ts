@@ -19,6 +19,7 @@ const IMPORTERS = {
   tags: () => import('../features/tags/routes'),
   guardrails: () => import('../features/guardrails/routes'),
   connections: () => import('../features/connections/routes'),
+  analytics: () => import('../features/analytics/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;

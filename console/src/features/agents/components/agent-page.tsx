@@ -1,7 +1,7 @@
 // One agent: rename, delete, the folders it answers from, and its prompts.
 import { Button, Group, Modal, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
@@ -47,6 +47,7 @@ export function AgentPage({ id }: { id: string }) {
   return (
     <Stack>
       <BackLink href="/" label="the agents" />
+      <Link href={`~/console/analytics/${agent.id}`}>Analytics of this agent</Link>
       <Group justify="space-between" align="start">
         <Title order={1} size="h2">
           {agent.name}
