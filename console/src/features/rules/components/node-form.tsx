@@ -79,7 +79,7 @@ export function NodeForm({ node, errors, saving, onSave, onCancel }: { node: Flo
   const [tags, setTags] = useState(node.tagIds ?? []);
   const set = (change: Partial<FlowNode>) => setFields({ ...fields, ...change });
   const error = (field: string) => errorOf(errors, field);
-  const shown = ['id', ...SHOWN[node.type]];
+  const shown = ['id', ...(SHOWN[node.type] ?? [])];
   const below = unplaced(errors, (path) => (node.type === 'condition' && placedByEditor('conditions', path)) || shown.some((f) => path === f || path.startsWith(`${f}.`)));
   const save = () => {
     const out: FlowNode = { ...fields };
