@@ -32,7 +32,6 @@ test('a guardrail is created for an agent, tested, edited, disabled and deleted'
   // The picker stays open for more agents; Escape closes it.
   await page.keyboard.press('Escape');
   await expect(page.getByRole('listbox')).toBeHidden();
-  await page.mouse.move(600, 10);
   await checkPage(page, 'guardrail-new');
   await page.getByRole('button', { name: 'Create guardrail' }).click();
 
@@ -78,7 +77,6 @@ test('a guardrail is created for an agent, tested, edited, disabled and deleted'
   await listPanel.getByRole('textbox', { name: 'Customer message' }).fill(CARD_MESSAGE);
   await listPanel.getByRole('button', { name: 'Test' }).click();
   await expect(listPanel.getByText('No guardrail ran: none is enabled for this stage here.')).toBeVisible();
-  await page.mouse.move(600, 10);
   await checkPage(page, 'guardrails');
 
   await row.getByRole('link', { name }).click();

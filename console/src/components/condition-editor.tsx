@@ -1,5 +1,6 @@
-// The form of condition groups: groups are OR'd (any holds), the conditions of a group AND'd (all
-// hold). Each condition is field, type, operator and value; a 400 naming a condition's part
+// The form of condition groups (reply rules' slots, a rule flow's condition nodes): groups are
+// OR'd (any holds), the conditions of a group AND'd (all hold). Each condition is field, type,
+// operator (those its type takes, in words) and value; a 400 naming a condition's part
 // (`conditions.1.predicate.0.operator`) is shown on that part.
 import { Alert, Button, Fieldset, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { type GroupRow, newGroup, newPredicate, type PredicateRow, withDataType } from './condition-form';
@@ -18,17 +19,21 @@ interface Props {
   groups: GroupRow[];
   onChange: (groups: GroupRow[]) => void;
   errors: FieldErrors;
-  /** Where the groups are in the request body ("conditions"). */
+  /** Where the groups are in the errors' paths ("conditions"). */
   prefix: string;
+  /** What having no group means where the conditions are used. */
+  empty: string;
+  /** The paths the field may name (a rule's flow adds its collected `rule.<field>`). */
+  pathHelp?: string;
 }
 
-function PredicateFields({ row, onChange, onRemove, error, legend }: { row: PredicateRow; onChange: (row: PredicateRow) => void; onRemove: () => void; error: (field: string) => string | undefined; legend: string }) {
+function PredicateFields({ row, onChange, onRemove, error, legend, pathHelp }: { row: PredicateRow; onChange: (row: PredicateRow) => void; onRemove: () => void; error: (field: string) => string | undefined; legend: string; pathHelp: string }) {
   const operators = OPERATORS_BY_TYPE[row.dataType as DataType] ?? [row.operator];
   const list = listOperator(row.dataType, row.operator);
   return (
     <Fieldset legend={legend} variant="filled">
       <Group align="flex-start" wrap="wrap">
-        <TextInput label="Field" description={PATH_HELP} w={280} value={row.path} error={error('left.path')} onChange={(e) => onChange({ ...row, path: e.currentTarget.value })} />
+        <TextInput label="Field" description={pathHelp} w={280} value={row.path} error={error('left.path')} onChange={(e) => onChange({ ...row, path: e.currentTarget.value })} />
         <NativeSelect label="Type" data={[...DATA_TYPES]} value={row.dataType} error={error('left.dataType')} onChange={(e) => onChange(withDataType(row, e.currentTarget.value))} />
         <NativeSelect
           label="Operator"
@@ -54,11 +59,11 @@ function PredicateFields({ row, onChange, onRemove, error, legend }: { row: Pred
   );
 }
 
-export function ConditionEditor({ groups, onChange, errors, prefix }: Props) {
+export function ConditionEditor({ groups, onChange, errors, prefix, empty, pathHelp = PATH_HELP }: Props) {
   const setGroup = (index: number, group: GroupRow) => onChange(groups.map((g, i) => (i === index ? group : g)));
   return (
     <Stack gap="sm">
-      {groups.length === 0 && <Text size="sm">No condition group: the slot never applies. Add a group.</Text>}
+      {groups.length === 0 && <Text size="sm">{empty}</Text>}
       {groups.map((group, gi) => (
         <Stack key={gi} gap="xs">
           {gi > 0 && (
@@ -83,6 +88,7 @@ export function ConditionEditor({ groups, onChange, errors, prefix }: Props) {
                 <PredicateFields
                   key={pi}
                   legend={`Group ${gi + 1}, condition ${pi + 1}`}
+                  pathHelp={pathHelp}
                   row={row}
                   error={(field) => errorOf(errors, `${prefix}.${gi}.predicate.${pi}.${field}`)}
                   onChange={(next) => setGroup(gi, { ...group, predicate: group.predicate.map((p, i) => (i === pi ? next : p)) })}

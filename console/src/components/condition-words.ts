@@ -1,5 +1,6 @@
 // The condition language (docs/rules.md#condition-language) in words: "Channel is email AND
-// customer's plan is one of enterprise, pro". Shared by every page that shows conditions.
+// customer's plan is one of enterprise, pro". Shared by every page that shows conditions: reply
+// rules' slots and the condition nodes of a rule's flow (the same language, plus `rule.<field>`).
 
 export const SCOPES = ['SCALAR', 'ANY', 'ALL'] as const;
 export const DATA_TYPES = ['string', 'number', 'boolean', 'date', 'array'] as const;
@@ -55,7 +56,11 @@ const FIXED: Record<string, string> = {
   'time.date': 'date',
 };
 
-/** A context path as a person names it: `userAttributes.plan` → "customer's plan". */
+/**
+ * A context path as a person names it: `userAttributes.plan` → "customer's plan"; a rule flow's
+ * collected answer `rule.orderAgeDays` → "the collected orderAgeDays" (the field name as its
+ * collect step shows it, so the two are found together).
+ */
 export function pathWords(path: string): string {
   if (FIXED[path]) return FIXED[path];
   const [namespace, ...rest] = path.split('.');
@@ -63,7 +68,7 @@ export function pathWords(path: string): string {
   if (namespace === 'userAttributes') return `customer's ${below}`;
   if (namespace === 'attributes') return `attribute ${below}`;
   if (namespace === 'tags') return `tags of ${below}`;
-  if (namespace === 'rule') return `rule's ${below}`;
+  if (namespace === 'rule') return `the collected ${below}`;
   return path;
 }
 
@@ -91,9 +96,24 @@ export function predicateWords(p: Predicate, scope = 'SCALAR'): string {
   return NO_VALUE.has(p.operator) ? words : `${words} ${valueWords(p.right?.value)}`;
 }
 
-/** A group: its predicates joined by AND, the first letter capitalised. An empty group never holds. */
+/** A group's predicates joined by AND. An empty group never holds. */
+function groupPhrase(group: ConditionGroup): string {
+  if (group.predicate.length === 0) return 'never (an empty group holds for no message)';
+  return group.predicate.map((p) => predicateWords(p, group.scope)).join(' AND ');
+}
+
+/** A group: its predicates joined by AND, the first letter capitalised. */
 export function groupWords(group: ConditionGroup): string {
-  if (group.predicate.length === 0) return 'Never (an empty group holds for no message)';
-  const words = group.predicate.map((p) => predicateWords(p, group.scope)).join(' AND ');
+  const words = groupPhrase(group);
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * All the groups in one line (a flow's condition node: "If …"): any group holds, so they are
+ * joined by OR, a group of several predicates in parentheses when there are several groups.
+ */
+export function conditionsWords(groups: ConditionGroup[] = []): string {
+  if (groups.length === 0) return 'never (no condition group)';
+  if (groups.length === 1) return groupPhrase(groups[0]!);
+  return groups.map((g) => (g.predicate.length > 1 ? `(${groupPhrase(g)})` : groupPhrase(g))).join(' OR ');
 }

@@ -93,9 +93,6 @@ export const PROVIDERS: ProviderSpec[] = [
   },
 ];
 
-/** Teal's title shade is under WCAG's 4.5:1 on the light alert's background: success titles are black. */
-export const SUCCESS_TITLE = { title: { color: 'var(--mantine-color-black)' } };
-
 export const providerSpec = (id: string): ProviderSpec | undefined => PROVIDERS.find((p) => p.id === id);
 
 /**

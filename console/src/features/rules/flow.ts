@@ -1,6 +1,9 @@
 // A rule's flow as the console handles it: nodes addressed by the branch keys leading to them
-// (`['next', 'then']`), the flow and its conditions in words, and the API's 400 messages
-// (`body.flowConfig.next.then.toolId: ...`) mapped back to the node they name.
+// (`['next', 'then']`), the flow in words (its conditions in the shared words of
+// components/condition-words.ts), and the API's 400 messages (`body.flowConfig.next.then.toolId:
+// ...`, read by components/field-errors.ts) mapped back to the node they name.
+import { type ConditionGroup, conditionsWords } from '../../components/condition-words';
+import { type FieldErrors, fieldErrors } from '../../components/field-errors';
 
 export const NODE_TYPES = ['message', 'collect', 'condition', 'tool', 'tag', 'escalate', 'end'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -9,15 +12,6 @@ export const CHILD_KEYS = ['then', 'else', 'onSuccess', 'onFailure', 'next'] as 
 export type ChildKey = (typeof CHILD_KEYS)[number];
 export const BRANCH_LABELS: Record<ChildKey, string> = { then: 'Then', else: 'Otherwise', onSuccess: 'On success', onFailure: 'On failure', next: 'Next' };
 
-export interface Predicate {
-  left: { path: string; dataType: string };
-  operator: string;
-  right?: { value?: unknown };
-}
-export interface ConditionGroup {
-  scope: string;
-  predicate: Predicate[];
-}
 export interface FlowNode {
   id?: string;
   type: NodeType;
@@ -73,43 +67,6 @@ export function withFields(node: FlowNode, fields: FlowNode): FlowNode {
   return { ...fields, ...children };
 }
 
-const OPERATOR_WORDS: Record<string, string> = {
-  '==': 'is',
-  '!=': 'is not',
-  '<': 'is less than',
-  '<=': 'is at most',
-  '>': 'is more than',
-  '>=': 'is at least',
-  contains: 'contains',
-  not_contains: 'does not contain',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  in: 'is one of',
-  not_in: 'is none of',
-  matches: 'matches the pattern',
-  exists: 'is known',
-  not_exists: 'is not known',
-};
-export const OPERATORS = Object.keys(OPERATOR_WORDS);
-
-function valueText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (typeof value === 'string') return `“${value}”`;
-  return JSON.stringify(value) ?? '';
-}
-
-export function predicateText(p: Predicate, scope = 'SCALAR'): string {
-  const subject = scope === 'ANY' ? `any item of ${p.left.path}` : scope === 'ALL' ? `every item of ${p.left.path}` : p.left.path;
-  const words = OPERATOR_WORDS[p.operator] ?? p.operator;
-  const unary = p.operator === 'exists' || p.operator === 'not_exists';
-  return `${subject} ${words}${unary ? '' : ` ${valueText(p.right?.value)}`}${p.left.dataType === 'date' ? ' (as a date)' : ''}`;
-}
-
-/** Any group holds when all its predicates hold: "A and B, or C". */
-export function conditionsText(groups: ConditionGroup[] = []): string {
-  return groups.map((g) => g.predicate.map((p) => predicateText(p, g.scope)).join(' and ')).join(', or ');
-}
-
 /** Names of the actions and tags a flow refers to by id (the id itself while unknown). */
 export interface FlowNames {
   action(id: string): string;
@@ -131,7 +88,7 @@ export function nodeText(node: FlowNode, names: FlowNames = BY_ID): string {
     case 'collect':
       return `Ask “${node.question ?? ''}” and keep the answer as rule.${node.field ?? ''} (${node.dataType ?? 'string'}, ${node.required === false ? 'optional' : 'required'})`;
     case 'condition':
-      return `If ${conditionsText(node.conditions)}`;
+      return `If ${conditionsWords(node.conditions)}`;
     case 'tool': {
       const inputs = Object.entries(node.inputs ?? {}).map(([k, v]) => `${k} = ${String(v)}`);
       return `Call action ${names.action(node.toolId ?? '')}${inputs.length ? ` with ${inputs.join(', ')}` : ''}`;
@@ -162,30 +119,36 @@ export function flowOutline(node: FlowNode | null | undefined, indent = '', name
   return lines;
 }
 
-export interface NodeError {
-  /** What inside the node is wrong (`question`, `conditions.0.predicate.1.operator`), '' for the node itself. */
-  field: string;
-  message: string;
+export interface FlowErrors {
+  /** Each node's messages by its path key (`next.then`): fields inside the node (`toolId`,
+   * `conditions.0.predicate.1.operator`), and in `other` those naming the node itself. */
+  byNode: Map<string, FieldErrors>;
+  /** Messages naming no node (another field of the body, or none). */
+  other: string[];
 }
 
+export const NO_FLOW_ERRORS: FlowErrors = { byNode: new Map(), other: [] };
+
 /**
- * The API's validation message split per node: `body.flowConfig.next.then.toolId: action ... does not
- * exist` belongs to the node at ['next', 'then'], field `toolId`. Parts about anything else are `other`.
+ * The API's 400 split per node: `body.flowConfig.next.then.toolId: action ... does not exist`
+ * belongs to the node at ['next', 'then'], field `toolId`.
  */
-export function flowErrors(message: string): { byNode: Map<string, NodeError[]>; other: string[] } {
-  const byNode = new Map<string, NodeError[]>();
-  const other: string[] = [];
-  for (const part of message.split(/; (?=body\.)/)) {
-    const match = /^body\.flowConfig((?:\.[^\s:]+)?): (.*)$/s.exec(part);
-    if (!match) {
-      other.push(part);
+export function flowErrors(error: unknown): FlowErrors {
+  const { fields, other } = fieldErrors(error);
+  const byNode = new Map<string, FieldErrors>();
+  const rest = [...other];
+  for (const [path, message] of fields) {
+    const segments = path.split('.');
+    if (segments.shift() !== 'flowConfig') {
+      rest.push(`body.${path}: ${message}`);
       continue;
     }
-    const segments = (match[1] ?? '').split('.').filter(Boolean);
-    const path: string[] = [];
-    while (segments.length && (CHILD_KEYS as readonly string[]).includes(segments[0] ?? '')) path.push(segments.shift() ?? '');
-    const key = path.join('.');
-    byNode.set(key, [...(byNode.get(key) ?? []), { field: segments.join('.'), message: match[2] ?? '' }]);
+    const at: string[] = [];
+    while (segments.length && (CHILD_KEYS as readonly string[]).includes(segments[0]!)) at.push(segments.shift()!);
+    const node = byNode.get(at.join('.')) ?? { fields: new Map<string, string>(), other: [] };
+    if (segments.length) node.fields.set(segments.join('.'), message);
+    else node.other.push(message);
+    byNode.set(at.join('.'), node);
   }
-  return { byNode, other };
+  return { byNode, other: rest };
 }

@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConnection, useDisconnect, useTestConnection } from '../api';
-import { type ProviderSpec, SUCCESS_TITLE } from '../providers';
+import { type ProviderSpec } from '../providers';
 import { ConnectForm } from './connect-form';
 
 const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '');
@@ -43,7 +43,7 @@ function Disconnect({ spec, onDone }: { spec: ProviderSpec; onDone(): void }) {
 
 function TestResult({ spec, result }: { spec: ProviderSpec; result: { ok: boolean; account: string | null; error: string | null } }) {
   return result.ok ? (
-    <Alert color="teal" styles={SUCCESS_TITLE} role="status" title="The connection works">
+    <Alert color="teal" role="status" title="The connection works">
       {spec.label} accepted the credentials{result.account ? ` as ${result.account}` : ''}.
     </Alert>
   ) : (

@@ -8,7 +8,7 @@ import { Empty, ErrorState } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
 import { useImport } from '../api';
-import { type ProviderSpec, type ResourceRow, SUCCESS_TITLE } from '../providers';
+import { type ProviderSpec, type ResourceRow } from '../providers';
 
 /** Rows drawn at once: a large workspace lists thousands; the filter narrows them. */
 const MOST_ROWS = 300;
@@ -74,7 +74,7 @@ export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec;
       )}
       {importing.error && <ErrorState error={importing.error} title="Nothing was imported" />}
       {importing.data && (
-        <Alert color="teal" styles={SUCCESS_TITLE} role="status" title="Imported">
+        <Alert color="teal" role="status" title="Imported">
           {importing.data.addedDocumentIds.length} new {importing.data.addedDocumentIds.length === 1 ? 'source' : 'sources'}, {importing.data.updatedDocumentIds.length}{' '}
           already known and refreshed.
         </Alert>

@@ -38,7 +38,7 @@ function Editor({ type, rule, onDone }: { type: ReplyType; rule?: ReplyRule; onD
   const above = unplaced(errors, (path) => placedByEditor('conditions', path));
   return (
     <Stack>
-      <ConditionEditor groups={rows} onChange={setRows} errors={errors} prefix="conditions" />
+      <ConditionEditor groups={rows} onChange={setRows} errors={errors} prefix="conditions" empty="No condition group: the slot never applies. Add a group." />
       {above.length > 0 && (
         <Alert color="red" title="The conditions were not saved" role="alert">
           {above.join('; ')}

@@ -4,7 +4,8 @@
 // words, carries the API's validation messages that name it, and opens its form with Edit.
 import { Alert, Badge, Box, Button, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { BRANCH_LABELS, CHILD_KEYS, type FlowNames, type FlowNode, type NodeError, type NodePath, nodeText, pathKey } from '../flow';
+import { type FieldErrors, unplaced } from '../../../components/field-errors';
+import { BRANCH_LABELS, CHILD_KEYS, type FlowNames, type FlowNode, type NodePath, nodeText, pathKey } from '../flow';
 
 const TYPE_LABELS: Record<string, string> = {
   message: 'Message',
@@ -21,7 +22,7 @@ const listStyle = { listStyle: 'none', margin: 0, paddingLeft: 20, borderLeft: '
 
 export interface TreeProps {
   names: FlowNames;
-  errors: Map<string, NodeError[]>;
+  errors: Map<string, FieldErrors>;
   selected: string | null;
   onEdit(path: NodePath): void;
   /** The open form of the selected node, shown inside it. */
@@ -30,7 +31,9 @@ export interface TreeProps {
 
 function Node({ node, path, props }: { node: FlowNode; path: NodePath; props: TreeProps }) {
   const key = pathKey(path);
-  const errors = props.errors.get(key) ?? [];
+  const own = props.errors.get(key);
+  // Every message naming the node: "field: message", the node's own without a field.
+  const errors = own ? unplaced(own, () => false) : [];
   const name = node.id ?? key;
   return (
     <Box component="li" my={6} aria-label={`${TYPE_LABELS[node.type] ?? node.type} ${name}`}>
@@ -60,10 +63,9 @@ function Node({ node, path, props }: { node: FlowNode; path: NodePath; props: Tr
         </Group>
         {errors.length > 0 && (
           <Alert color="red" mt="xs" p="xs" title={`The API refused ${name}`}>
-            {errors.map((e, i) => (
+            {errors.map((message, i) => (
               <Text key={i} size="sm">
-                {e.field ? `${e.field}: ` : ''}
-                {e.message}
+                {message}
               </Text>
             ))}
           </Alert>

@@ -8,7 +8,9 @@ import { ApiError } from '../../../api/client';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Rule, ruleKeys, useDraftWarnings, useFlowNames, useUpdateRule } from '../api';
-import { type FlowNode, flowErrors, type NodeError, NODE_TYPES, type NodePath, nodeAt, ownFields, pathKey, replaceAt, withFields } from '../flow';
+import { fromRows, newGroup } from '../../../components/condition-form';
+import { NO_FIELD_ERRORS } from '../../../components/field-errors';
+import { type FlowErrors, type FlowNode, flowErrors, NO_FLOW_ERRORS, NODE_TYPES, type NodePath, nodeAt, ownFields, pathKey, replaceAt, withFields } from '../flow';
 import { FlowTree } from './flow-tree';
 import { NodeForm } from './node-form';
 
@@ -32,8 +34,7 @@ export function DraftWarnings({ ruleId }: { ruleId: string }) {
 }
 
 /** A new node of the chosen type with nothing filled in yet. */
-const blankNode = (type: FlowNode['type']): FlowNode =>
-  type === 'condition' ? { type, conditions: [{ scope: 'SCALAR', predicate: [{ left: { path: '', dataType: 'string' }, operator: '==', right: { value: '' } }] }] } : { type };
+const blankNode = (type: FlowNode['type']): FlowNode => (type === 'condition' ? { type, conditions: fromRows([newGroup()]) } : { type });
 
 export function RuleFlow({ rule }: { rule: Rule }) {
   const flow = rule.flowConfig as FlowNode | null;
@@ -44,16 +45,16 @@ export function RuleFlow({ rule }: { rule: Rule }) {
   // A step being added: placed after the node at `after` (null: the flow's first step).
   const [adding, setAdding] = useState<{ after: NodePath | null; node: FlowNode } | null>(null);
   const [newType, setNewType] = useState<string | null>('message');
-  const [errors, setErrors] = useState<{ byNode: Map<string, NodeError[]>; other: string[] }>({ byNode: new Map(), other: [] });
+  const [errors, setErrors] = useState<FlowErrors>(NO_FLOW_ERRORS);
 
   const send = (next: FlowNode | undefined, done: () => void) => {
-    setErrors({ byNode: new Map(), other: [] });
+    setErrors(NO_FLOW_ERRORS);
     update.mutate(
       { id: rule.id, change: { flowConfig: next ?? null }, baseVersion: rule.version ?? undefined },
       {
         onSuccess: done,
         onError: (error) => {
-          if (error instanceof ApiError && error.status === 400) setErrors(flowErrors(error.message));
+          if (error instanceof ApiError && error.status === 400) setErrors(flowErrors(error));
         },
       },
     );
@@ -111,7 +112,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
                 <NodeForm
                   key={pathKey(selected)}
                   node={ownFields(selectedNode)}
-                  errors={errors.byNode.get(pathKey(selected)) ?? []}
+                  errors={errors.byNode.get(pathKey(selected)) ?? NO_FIELD_ERRORS}
                   saving={update.isPending}
                   onCancel={() => setSelected(null)}
                   onSave={(fields) => send(replaceAt(flow, selected, withFields(selectedNode, fields)), () => setSelected(null))}
@@ -147,7 +148,7 @@ export function RuleFlow({ rule }: { rule: Rule }) {
           <Text fw={600} size="sm">
             New {adding.node.type} step {adding.after ? `after ${nodeAt(flow ?? { type: 'end' }, adding.after)?.id ?? ''}` : 'at the start'}
           </Text>
-          <NodeForm key={`${pathKey(addingPath)}-${adding.node.type}`} node={adding.node} errors={errors.byNode.get(pathKey(addingPath)) ?? []} saving={update.isPending} onCancel={() => setAdding(null)} onSave={insert} />
+          <NodeForm key={`${pathKey(addingPath)}-${adding.node.type}`} node={adding.node} errors={errors.byNode.get(pathKey(addingPath)) ?? NO_FIELD_ERRORS} saving={update.isPending} onCancel={() => setAdding(null)} onSave={insert} />
         </section>
       )}
     </Stack>

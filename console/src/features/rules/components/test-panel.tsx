@@ -6,7 +6,8 @@ import { Badge, Button, Code, Group, List, Paper, Stack, Text, Textarea, Title }
 import { useState } from 'react';
 import { ErrorState } from '../../../components/states';
 import { type RuleTestResult, useFlowNames, useTestRule } from '../api';
-import { type FlowNames, type FlowNode, predicateText } from '../flow';
+import { predicateWords } from '../../../components/condition-words';
+import { type FlowNames, type FlowNode } from '../flow';
 
 type Step = NonNullable<RuleTestResult['walk']>['steps'][number];
 const show = (value: unknown) => (typeof value === 'string' ? `“${value}”` : JSON.stringify(value));
@@ -21,7 +22,7 @@ function stepText(step: Step, names: FlowNames): string {
     }
     case 'condition': {
       const predicates = step.conditions.groups.flatMap((g) =>
-        g.predicates.map((p) => `${predicateText({ left: { path: p.path, dataType: p.dataType }, operator: p.operator, right: { value: p.right } }, g.scope)}: ${p.holds ? 'holds' : 'does not hold'} (value ${p.found ? show(p.left) : p.reason === 'type_mismatch' ? 'of another type' : 'missing'})`),
+        g.predicates.map((p) => `${predicateWords({ left: { path: p.path, dataType: p.dataType }, operator: p.operator, right: { value: p.right } }, g.scope)}: ${p.holds ? 'holds' : 'does not hold'} (value ${p.found ? show(p.left) : p.reason === 'type_mismatch' ? 'of another type' : 'missing'})`),
       );
       return `${step.holds ? 'holds' : 'does not hold'}, took ${step.branch === 'then' ? 'Then' : 'Otherwise'}; ${predicates.join('; ')}`;
     }
