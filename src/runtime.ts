@@ -178,7 +178,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
     await migrateDatabase(database);
     if (config.llm.embeddingModel) await enableVectorSupport(database, log);
     const queue = new JobQueue({ database, config, log, jobs: options.jobs ?? jobRegistry });
-    await queue.start();
+    await queue.start({ configureQueues: options.worker });
     const cpuPool = createCpuPool(config, log);
     const ports = createPorts({ config, database, queue, log, cpuPool });
     if (options.bootstrap) await bootstrapFirstWorkspace(ports);

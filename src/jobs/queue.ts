@@ -76,15 +76,21 @@ export class JobQueue {
     this.boss.on('error', (error: unknown) => deps.log.error({ err: error }, 'job queue error'));
   }
 
-  /** Installs or migrates the queue schema and creates every queue; needed before enqueue. */
-  async start(): Promise<void> {
+  /**
+   * Installs or migrates the queue schema and creates every queue; needed before enqueue. A queue's
+   * policy (retries, the lease) is what the processes that work it say: `configureQueues: false`
+   * (an API started with --no-worker) creates a missing queue but leaves an existing one's policy,
+   * so the lease is set where the workers run (PARLEY_INGEST_LEASE_SECONDS and the like on them).
+   */
+  async start(options: { configureQueues?: boolean } = {}): Promise<void> {
     if (this.started) return;
+    const configure = options.configureQueues ?? true;
     await this.boss.start();
     for (const job of this.jobs.values()) {
       const o = { ...DEFAULTS, ...jobOptions(job, this.deps.config) };
       const dead = deadLetterName(job.name);
       const deadOptions = { retryLimit: 0, retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 };
-      await this.ensureQueue(dead, deadOptions);
+      await this.ensureQueue(dead, deadOptions, configure);
       await this.ensureQueue(job.name, {
         retryLimit: o.retryLimit,
         retryDelay: o.retryDelaySeconds,
@@ -93,7 +99,7 @@ export class JobQueue {
         expireInSeconds: o.expireInSeconds,
         ...(o.heartbeatSeconds ? { heartbeatSeconds: o.heartbeatSeconds } : {}),
         deadLetter: dead,
-      });
+      }, configure);
       if (job.schedule) await this.boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
     }
     // Creating or updating a queue evicts it from pg-boss's queue cache, and the next enqueue
@@ -104,10 +110,10 @@ export class JobQueue {
     this.started = true;
   }
 
-  private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {
+  private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1], configure: boolean): Promise<void> {
     const existing = await this.boss.getQueue(name);
-    if (existing) await this.boss.updateQueue(name, options);
-    else await this.boss.createQueue(name, options);
+    if (!existing) await this.boss.createQueue(name, options);
+    else if (configure) await this.boss.updateQueue(name, options);
   }
 
   /** Starts polling every registered queue in this process; handlers run on these ports. */
@@ -154,6 +160,7 @@ export class JobQueue {
   ): Promise<void> {
     const log = ports.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
     const payload = job.payload.parse(item.data) as never;
+    if (item.retryCount > 0) await this.sayIfTakenOver(job, item, log);
     const started = Date.now();
     try {
       await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
@@ -167,6 +174,19 @@ export class JobQueue {
       }
       throw error;
     }
+  }
+
+  /**
+   * A retried job whose last attempt ran out of its lease (pg-boss records "job timed out": the
+   * worker running it was killed, stopped or hung) is being taken over by this worker: one warn
+   * line saying so, with the record it works on, so an operator sees takeovers in the logs.
+   */
+  private async sayIfTakenOver(job: RegisteredJob, item: { id: string; data: unknown }, log: Logger): Promise<void> {
+    const previous = await this.boss.getJobById(job.name, item.id).catch(() => null);
+    const output = previous?.output as { value?: { message?: unknown } } | null | undefined;
+    if (output?.value?.message !== 'job timed out') return;
+    const leaseSeconds = { ...DEFAULTS, ...jobOptions(job, this.deps.config) }.expireInSeconds;
+    log.warn({ record: item.data, leaseSeconds }, 'job taken over: its previous attempt ran out of its lease (the worker running it stopped or hung)');
   }
 
   /**

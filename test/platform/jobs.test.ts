@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
 import { deadLetterName, registered } from '../../src/jobs/job.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
+import { JobQueue } from '../../src/jobs/queue.js';
+import { withOverrides } from '../../src/config/config.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeWorkspace } from '../support/factories.js';
 import { poll } from '../support/poll.js';
@@ -34,6 +36,26 @@ describe('background jobs', () => {
     const job = await t.queue.engine.getJobById(alwaysFailsJob.name, committedId);
     assert.deepEqual(job?.data, { note: 'committed' });
     await t.queue.engine.cancel(alwaysFailsJob.name, committedId);
+  });
+
+  it('keeps a queue\'s lease as the working processes set it: a process that does not work (an API alone) leaves it', async () => {
+    const lease = async () => (await t.queue.engine.getQueue('sources.ingest'))?.expireInSeconds;
+    const working = await lease();
+    assert.equal(working, t.config.ingest.leaseSeconds);
+    const other = (leaseSeconds: number) =>
+      new JobQueue({ database: t.database, config: withOverrides(t.config, { ingest: { ...t.config.ingest, leaseSeconds } }), log: t.ports.log, jobs: jobRegistry });
+    const apiOnly = other(working! + 111);
+    await apiOnly.start({ configureQueues: false });
+    await apiOnly.stop({ graceful: false, timeoutMs: 1000 });
+    assert.equal(await lease(), working, 'an API alone does not change the lease the workers set');
+    const worker = other(working! + 222);
+    await worker.start();
+    await worker.stop({ graceful: false, timeoutMs: 1000 });
+    assert.equal(await lease(), working! + 222, 'a process that works the queue sets it');
+    const back = other(working!);
+    await back.start();
+    await back.stop({ graceful: false, timeoutMs: 1000 });
+    assert.equal(await lease(), working);
   });
 
   it('refuses a payload that does not match the job schema', async () => {

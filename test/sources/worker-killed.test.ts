@@ -69,6 +69,15 @@ describe('source ingestion survives a killed worker', { timeout: 120_000 }, () =
       assert.equal(doc.success, true);
       assert.ok(doc.paragraphs.some((p) => p.includes('second worker')));
       assert.equal(attempts, 2);
+      const takeover = second.output().split('\n').find((line) => line.includes('job taken over'));
+      assert.ok(takeover, `the second process says it took the job over:\n${second.output().slice(-3000)}`);
+      const line = JSON.parse(takeover) as { level: number; jobId: string; retryCount: number; record: { sourceId: string }; leaseSeconds: number };
+      assert.deepEqual(
+        [line.level, line.jobId, line.retryCount, line.record.sourceId, line.leaseSeconds],
+        [40, during.linkedJobId, 1, id, 6],
+        'a warn line naming the job, its attempt, its record and the lease it ran out of',
+      );
+      assert.match(second.output(), /"msg":"job worker started"/, 'the worker says it started');
     } finally {
       if (first) await stop(first, 'SIGKILL');
       if (second) await stop(second, 'SIGKILL');
