@@ -156,3 +156,21 @@ test('the dashboard reads a seeded week as the route does, follows the window an
   await routeAfter(page, server, () => page.getByRole('link', { name: 'Analytics of this agent' }).click());
   await expect(page).toHaveURL(new RegExp(`/console/analytics/${ids.agentId}$`));
 });
+
+test("another agent: the folder filter (the first agent's folders) is dropped, the account's filters stay", async ({ page, seeded }) => {
+  const { server, ids } = seeded;
+  const created = await fetch(`${server.url}/v2/bots/public`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Second agent' }),
+  });
+  expect(created.status, 'the second agent is created').toBe(201);
+  const other = (await created.json()) as { id: string };
+  await signIn(page, server.apiKey);
+  await routeAfter(page, server, () => page.goto(`/console/analytics/${ids.agentId}?channel=email&usedSubfolderIds=${ids.folders[0]}&ruleIds=${ids.rules[0]}`));
+  const { query } = await routeAfter(page, server, () => pick(page, 'Agent', 'Second agent'));
+  expect(query.getAll('usedSubfolderIds'), "the first agent's folder is not sent for the second").toEqual([]);
+  expect(query.getAll('channel'), 'the channel filter stays').toEqual(['email']);
+  expect(query.getAll('ruleIds'), 'rules are the account\'s: the rule filter stays').toEqual([ids.rules[0]]);
+  await expect(page).toHaveURL(new RegExp(`/console/analytics/${other.id}\\?channel=email&ruleIds=${ids.rules[0]}$`));
+});

@@ -218,9 +218,9 @@ test('a tool step added after a question, its dry-run call in the test panel, an
   await signIn(page);
   await page.goto(`/console/rules/${rule.id}`);
   await expect(page.getByRole('listitem', { name: 'Condition vip' })).toContainText("If customer's plan is premium");
-  await page.getByRole('combobox', { name: 'Type of a new step' }).click();
-  await page.getByRole('option', { name: 'tool', exact: true }).click();
   await page.getByRole('button', { name: 'Edit ask_order' }).click();
+  await page.getByRole('combobox', { name: 'Type of the step after it' }).click();
+  await page.getByRole('option', { name: 'tool', exact: true }).click();
   await page.getByRole('button', { name: 'Add a step after this one' }).click();
   const form = page.getByRole('region', { name: 'New step' });
   await form.getByRole('textbox', { name: 'Node id' }).fill('lookup');
@@ -264,4 +264,44 @@ test('a node saved over a version someone else saved meanwhile is refused (409),
   await expect(page.getByText('Published, version 2')).toBeVisible();
   await expect(page.getByRole('listitem', { name: 'Condition check_amount' }), 'the other change is shown').toContainText('If the collected amount is more than 200');
   await expect(page.getByRole('listitem', { name: 'Message say_ok' }), 'nothing of the refused edit was saved').toContainText('Say “Your refund is on its way.”');
+});
+
+test('escalate and end take no step after them, and a node is removed after a confirmation', async ({ page }) => {
+  const name = unique('Removable refund');
+  const rule = await apiCall<{ id: string }>('POST', '/v2/hc-rules/public', { name, description: 'The customer asks for a refund', flowConfig: refundFlow(100) });
+  await signIn(page);
+  await page.goto(`/console/rules/${rule.id}`);
+  const tree = page.getByRole('list', { name: `Flow of ${name}` });
+  // The flow has steps: a new first step would carry them as its `next`, which escalate and end have not.
+  await page.getByRole('combobox', { name: 'Type of a new step' }).click();
+  await expect(page.getByRole('option', { name: 'collect', exact: true })).toBeVisible();
+  await expect(page.getByRole('option', { name: 'escalate', exact: true }), 'no escalate at the start of a flow with steps').toHaveCount(0);
+  await expect(page.getByRole('option', { name: 'end', exact: true }), 'no end at the start of a flow with steps').toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Edit hand_over' }).click();
+  await expect(page.getByRole('form', { name: 'Edit hand_over' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add a step after this one' }), 'nothing goes after an escalation').toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove this node' })).toBeVisible();
+
+  // Removing the first question: cancelled, then confirmed.
+  await page.getByRole('button', { name: 'Edit ask_amount' }).click();
+  await expect(page.getByRole('button', { name: 'Add a step after this one' }), 'a question has a step after it').toBeVisible();
+  await page.getByRole('button', { name: 'Remove this node' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove node' });
+  await expect(dialog).toContainText('Remove ask_amount and its branches?');
+  await checkPage(page, 'rule-remove-node');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(tree.getByRole('listitem', { name: 'Collect ask_amount' }), 'cancelling keeps the node').toBeVisible();
+  expect((await apiCall<{ version: number; flowConfig: { id: string } }>('GET', `/v2/hc-rules/${rule.id}/public`)).flowConfig.id, 'nothing was saved').toBe('ask_amount');
+
+  await page.getByRole('button', { name: 'Remove this node' }).click();
+  await dialog.getByRole('button', { name: 'Remove node' }).click();
+  await expect(page.getByText('Published, version 2')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  await expect(tree.getByRole('listitem', { name: 'Collect ask_amount' }), 'the node is gone from the tree').toHaveCount(0);
+  await expect(tree.getByRole('listitem').first(), 'its next step takes its place').toHaveAccessibleName('Condition check_amount');
+  const saved = await apiCall<{ version: number; flowConfig: { id: string } }>('GET', `/v2/hc-rules/${rule.id}/public`);
+  expect(saved, 'the API has the flow without it').toMatchObject({ version: 2, flowConfig: { id: 'check_amount' } });
 });

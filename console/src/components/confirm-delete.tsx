@@ -1,5 +1,5 @@
-// The confirmation before a delete: what goes, the API's refusal if any, and the button that does it.
-import { Button, Modal, Stack, Text } from '@mantine/core';
+// The confirmation before a delete: what goes, the API's refusal if any, Cancel, and the button that does it.
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ErrorState } from './states';
 
@@ -20,9 +20,14 @@ export function ConfirmDelete({ opened, onClose, action, children, pending, erro
       <Stack>
         <Text size="sm">{children}</Text>
         {error ? <ErrorState error={error} title="Nothing was deleted" /> : null}
-        <Button color="red" loading={pending} onClick={onConfirm}>
-          {action}
-        </Button>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={pending} onClick={onConfirm}>
+            {action}
+          </Button>
+        </Group>
       </Stack>
     </Modal>
   );

@@ -15,6 +15,12 @@ import { Heatmap } from './heatmap';
 import { SummaryCards } from './summary-cards';
 import { WindowControls } from './window-controls';
 
+/**
+ * The state kept when another agent is picked: the folder filter names folders of the agent left
+ * (the list offers the agent's own), so it goes; rules and tags are the account's and stay.
+ */
+const forAnotherAgent = (state: DashboardState): DashboardState => ({ ...state, filters: { ...state.filters, usedSubfolderIds: [] } });
+
 export function Dashboard({ agentId }: { agentId: string | undefined }) {
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -54,7 +60,7 @@ export function Dashboard({ agentId }: { agentId: string | undefined }) {
           allowDeselect={false}
           searchable
           w={260}
-          onChange={(id) => id && go(id, state)}
+          onChange={(id) => id && go(id, forAnotherAgent(state))}
         />
       </Group>
       <Group align="end" justify="space-between">

@@ -9,6 +9,7 @@ import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Rule, ruleKeys, useDraftWarnings, useFlowNames, useUpdateRule } from '../api';
 import { fromRows, newGroup } from '../../../components/condition-form';
+import { ConfirmDelete } from '../../../components/confirm-delete';
 import { NO_FIELD_ERRORS } from '../../../components/field-errors';
 import { type FlowErrors, type FlowNode, flowErrors, NO_FLOW_ERRORS, NODE_TYPES, type NodePath, nodeAt, ownFields, pathKey, replaceAt, withFields } from '../flow';
 import { FlowTree } from './flow-tree';
@@ -33,6 +34,14 @@ export function DraftWarnings({ ruleId }: { ruleId: string }) {
   );
 }
 
+/**
+ * The flow schema (src/evaluators/flow.ts) gives escalate and end no `next`: nothing goes after
+ * them, and they can be placed only where nothing would follow (the first step of an empty flow,
+ * after a node with no `next`).
+ */
+const isLast = (type: string | null | undefined) => type === 'escalate' || type === 'end';
+const typesBefore = (following: boolean) => NODE_TYPES.filter((t) => !following || !isLast(t));
+
 /** A new node of the chosen type with nothing filled in yet. */
 const blankNode = (type: FlowNode['type']): FlowNode => (type === 'condition' ? { type, conditions: fromRows([newGroup()]) } : { type });
 
@@ -45,6 +54,8 @@ export function RuleFlow({ rule }: { rule: Rule }) {
   // A step being added: placed after the node at `after` (null: the flow's first step).
   const [adding, setAdding] = useState<{ after: NodePath | null; node: FlowNode } | null>(null);
   const [newType, setNewType] = useState<string | null>('message');
+  const [afterType, setAfterType] = useState<string | null>('message');
+  const [removing, setRemoving] = useState(false);
   const [errors, setErrors] = useState<FlowErrors>(NO_FLOW_ERRORS);
 
   const send = (next: FlowNode | undefined, done: () => void) => {
@@ -59,7 +70,10 @@ export function RuleFlow({ rule }: { rule: Rule }) {
       },
     );
   };
+  // An escalate or end picked for an empty flow is not offered once the flow has steps.
+  const startType = flow && isLast(newType) ? 'message' : (newType ?? 'message');
   const selectedNode = selected && flow ? nodeAt(flow, selected) : undefined;
+  const typeAfter = selectedNode?.next && isLast(afterType) ? 'message' : (afterType ?? 'message');
   const addingPath: NodePath = adding?.after ? [...adding.after, 'next'] : [];
   const insert = (fields: FlowNode) => {
     if (!adding) return;
@@ -117,29 +131,43 @@ export function RuleFlow({ rule }: { rule: Rule }) {
                   onCancel={() => setSelected(null)}
                   onSave={(fields) => send(replaceAt(flow, selected, withFields(selectedNode, fields)), () => setSelected(null))}
                 />
-                <Group mt="xs">
-                  <WriteButton size="xs" variant="default" onClick={() => setAdding({ after: selected, node: blankNode((newType as FlowNode['type']) ?? 'message') })}>
-                    Add a step after this one
-                  </WriteButton>
-                  <WriteButton
-                    size="xs"
-                    variant="default"
-                    onClick={() => {
-                      // The node's `next` takes its place; its branches go with it.
-                      if (window.confirm(`Remove ${selectedNode.id ?? 'this node'} and its branches?`)) send(replaceAt(flow, selected, selectedNode.next), () => setSelected(null));
-                    }}
-                  >
+                <Group mt="xs" align="end">
+                  {!isLast(selectedNode.type) && (
+                    <>
+                      <Select size="xs" label="Type of the step after it" data={typesBefore(!!selectedNode.next)} value={typeAfter} allowDeselect={false} onChange={setAfterType} w={180} />
+                      <WriteButton size="xs" variant="default" onClick={() => setAdding({ after: selected, node: blankNode(typeAfter as FlowNode['type']) })}>
+                        Add a step after this one
+                      </WriteButton>
+                    </>
+                  )}
+                  <WriteButton size="xs" variant="default" onClick={() => setRemoving(true)}>
                     Remove this node
                   </WriteButton>
                 </Group>
+                <ConfirmDelete
+                  opened={removing}
+                  onClose={() => setRemoving(false)}
+                  action="Remove node"
+                  pending={update.isPending}
+                  error={update.error}
+                  // The node's `next` takes its place; its branches go with it.
+                  onConfirm={() =>
+                    send(replaceAt(flow, selected, selectedNode.next), () => {
+                      setRemoving(false);
+                      setSelected(null);
+                    })
+                  }
+                >
+                  Remove {selectedNode.id ?? 'this node'} and its branches? The step after it takes its place.
+                </ConfirmDelete>
               </>
             )
           }
         />
       )}
       <Group align="end">
-        <Select label="Type of a new step" data={[...NODE_TYPES]} value={newType} allowDeselect={false} onChange={setNewType} w={180} />
-        <WriteButton variant="default" onClick={() => setAdding({ after: null, node: blankNode((newType as FlowNode['type']) ?? 'message') })}>
+        <Select label="Type of a new step" data={typesBefore(!!flow)} value={startType} allowDeselect={false} onChange={setNewType} w={180} />
+        <WriteButton variant="default" onClick={() => setAdding({ after: null, node: blankNode(startType as FlowNode['type']) })}>
           {flow ? 'Add a step at the start' : 'Add the first step'}
         </WriteButton>
       </Group>

@@ -1,9 +1,10 @@
 // One rule: its state, trigger and agents, the flow drawn as a tree (editable node by node), the
 // test panel, its details, its agents (publish a draft), its versions, and delete.
-import { Badge, Button, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { BackLink } from '../../../components/back-link';
+import { ConfirmDelete } from '../../../components/confirm-delete';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useAgents } from '../../agents/api';
@@ -24,15 +25,9 @@ function DeleteRule({ rule }: { rule: Rule }) {
       <WriteButton color="red" variant="default" onClick={() => setConfirming(true)}>
         Delete rule
       </WriteButton>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete rule">
-        <Stack>
-          <Text size="sm">Delete “{rule.name}” with all its versions? Its agents stop running it.</Text>
-          {remove.error && <ErrorState error={remove.error} title="The rule was not deleted" />}
-          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(rule.id, { onSuccess: () => navigate('/') })}>
-            Delete rule
-          </Button>
-        </Stack>
-      </Modal>
+      <ConfirmDelete opened={confirming} onClose={() => setConfirming(false)} action="Delete rule" pending={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(rule.id, { onSuccess: () => navigate('/') })}>
+        Delete “{rule.name}” with all its versions? Its agents stop running it.
+      </ConfirmDelete>
     </>
   );
 }
