@@ -1,6 +1,6 @@
 // Query and mutation hooks of the Actions page: actions and attributes (the wire `hc-tools`), their
 // agents, their external API call steps (`api-function-configs`) and the two test routes.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 
 export type Tool = Schemas['Tool'];
@@ -33,23 +33,32 @@ export const toolKeys = {
   one: (id: string) => ['tools', 'one', id] as const,
 };
 
-/** Actions and attributes in creation order; those assigned to one agent when `botId` is given. */
-export function useTools(botId: string | null) {
-  return useQuery({
+/**
+ * Actions and attributes in creation order; those assigned to one agent when `botId` is given. The
+ * one cache of the list: the Rules page reads it through this too, so a change on either page
+ * refreshes both.
+ */
+export const toolListQuery = (botId: string | null, enabled = true) =>
+  queryOptions({
     queryKey: toolKeys.list(botId),
+    enabled,
     queryFn: () => call(api.GET('/v2/hc-tools/public', { params: { query: botId ? { botId } : {} } })),
   });
-}
+
+export const useTools = (botId: string | null, enabled = true) => useQuery(toolListQuery(botId, enabled));
 
 /** One action or attribute with its steps in run order (sensitive values as ********). */
 export function useTool(id: string) {
   return useQuery({ queryKey: toolKeys.one(id), queryFn: () => call(api.GET('/v2/hc-tools/{id}/public', { params: { path: { id } } })) });
 }
 
-/** A mutation that refreshes every action query (lists and records) when it succeeds. */
+/**
+ * A mutation that refreshes every action query (lists and records) when it settles: on a failure
+ * too, as several mutations send more than one request and the first may have changed the record.
+ */
 function useToolMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: toolKeys.all }) });
+  return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: toolKeys.all }) });
 }
 
 export const useCreateTool = () =>
