@@ -1,5 +1,6 @@
-// The confirmation before a delete: what goes, the API's refusal if any, and the button that does it.
-import { Button, Modal, Stack, Text } from '@mantine/core';
+// The confirmation before a delete: what goes, the API's refusal if any (a 409 naming what still
+// uses it), the button that does it, and Cancel.
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ErrorState } from './states';
 
@@ -11,18 +12,25 @@ interface Props {
   children: ReactNode;
   pending: boolean;
   error: unknown;
+  /** The title over the API's refusal; "Nothing was deleted" unless given. */
+  errorTitle?: string;
   onConfirm: () => void;
 }
 
-export function ConfirmDelete({ opened, onClose, action, children, pending, error, onConfirm }: Props) {
+export function ConfirmDelete({ opened, onClose, action, children, pending, error, errorTitle = 'Nothing was deleted', onConfirm }: Props) {
   return (
     <Modal opened={opened} onClose={onClose} title={action}>
       <Stack>
         <Text size="sm">{children}</Text>
-        {error ? <ErrorState error={error} title="Nothing was deleted" /> : null}
-        <Button color="red" loading={pending} onClick={onConfirm}>
-          {action}
-        </Button>
+        {error ? <ErrorState error={error} title={errorTitle} /> : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={pending} onClick={onConfirm}>
+            {action}
+          </Button>
+        </Group>
       </Stack>
     </Modal>
   );
