@@ -314,6 +314,23 @@ test('an attribute is created and assigned to an agent on its page', async ({ pa
   await expect(page.getByText('No actions here yet.')).toBeVisible();
 });
 
+test('created but not assigned: the new action’s page opens with the assign error, and one action exists', async ({ page }) => {
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: unique('Gone agent') });
+  const name = unique('Half made action');
+  await signIn(page);
+  await page.goto(`/console/actions?agent=${agent.id}`);
+  await expect(page.getByText('No actions here yet.')).toBeVisible();
+  // The agent goes while the page still offers it: the create works, the assignment cannot.
+  await apiCall('DELETE', `/v2/bots/${agent.id}/public`);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create action' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 }), 'the page of the action that exists').toBeVisible();
+  await expect(page.getByRole('alert'), 'the assign error, in the API\'s words').toContainText(agent.id);
+  await expect(page.getByRole('alert')).toContainText('It was created but not assigned to the agent');
+  const same = (await apiCall<{ name: string }[]>('GET', '/v2/hc-tools/public')).filter((tool) => tool.name === name);
+  expect(same, 'one action, not a second one from pressing Create again').toHaveLength(1);
+});
+
 test('an action a rule calls is not deleted, and the dialog names the rule', async ({ page }) => {
   const name = unique('Called action');
   const tool = await apiCall<{ id: string }>('POST', '/v2/hc-tools/public', { name });
