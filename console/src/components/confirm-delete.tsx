@@ -1,5 +1,4 @@
-// The confirmation before a delete: what goes, the API's refusal if any (a 409 naming what still
-// uses it), the button that does it, and Cancel.
+// The confirmation before a delete: what goes, the API's refusal if any, Cancel, and the button that does it.
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ErrorState } from './states';
@@ -12,7 +11,7 @@ interface Props {
   children: ReactNode;
   pending: boolean;
   error: unknown;
-  /** The title over the API's refusal; "Nothing was deleted" unless given. */
+  /** The title over the API's refusal (a 409 naming what still uses it); "Nothing was deleted" unless given. */
   errorTitle?: string;
   onConfirm: () => void;
 }
