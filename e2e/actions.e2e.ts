@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningServer, startServer, tempDataDir } from '../bench/support.js';
 import { type RecordedRequest, recordingServer } from '../test/support/recording-server.js';
+import type { Page } from '@playwright/test';
 import { apiCall, checkPage, expect, server, signIn, test as base, unique } from './fixtures.js';
 
 /** The shop's API: `GET /orders/{id}` and `GET /customers/{id}`, recording every request. */
@@ -67,12 +68,25 @@ async function callOn<T>(running: { url: string; apiKey: string }, method: strin
 
 type Step = { id: string; name: string; headers: Record<string, unknown> };
 
+/**
+ * The secret is nowhere the page keeps it: not in its HTML (text and attributes), not in the value
+ * of an input or textarea (which the HTML leaves out), and not in the URL of a request it made.
+ */
+async function expectSecretNowhere(page: Page, urls: string[], secret: string): Promise<void> {
+  expect(await page.content(), 'the secret is not in the page').not.toContain(secret);
+  const values = await page.locator('input, textarea').evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value));
+  expect(values.filter((value) => value.includes(secret)), 'no field holds the secret').toEqual([]);
+  expect(urls.filter((url) => url.includes(secret)), 'no request URL holds the secret').toEqual([]);
+}
+
 callingTest('an action with a data step against a fake API on 127.0.0.1 is created for an agent and tested', async ({ page, calling, shop }) => {
   const agentName = unique('Shop agent');
   const otherName = unique('Other agent');
   await callOn(calling, 'POST', '/v2/bots/public', { name: agentName });
   await callOn(calling, 'POST', '/v2/bots/public', { name: otherName });
   const actionName = unique('Order lookup');
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
 
   await signIn(page, calling.apiKey);
   await page.getByRole('link', { name: 'Actions', exact: true }).click();
@@ -134,7 +148,7 @@ callingTest('an action with a data step against a fake API on 127.0.0.1 is creat
   const headers = first.getByRole('table', { name: 'Headers of order' });
   await expect(headers.getByRole('row', { name: /Authorization/ })).toContainText('********secret');
   await expect(headers.getByRole('row', { name: /X-Region/ })).toContainText('eu');
-  await expect(page.getByText('Bearer sk_test_4242'), 'the secret is nowhere on the page').toHaveCount(0);
+  await expectSecretNowhere(page, urls, 'sk_test_4242');
   let [stored] = await callOn<Step[]>(calling, 'GET', `/v2/api-function-configs/public?toolId=${actionId}`);
   expect(stored?.headers, 'the API answers the secret masked').toEqual({ Authorization: '********', 'X-Region': 'eu' });
 
@@ -180,7 +194,7 @@ callingTest('an action with a data step against a fake API on 127.0.0.1 is creat
   await expect(orderRun.getByLabel('Response body')).toContainText('"status": "shipped"');
   await expect(orderRun.getByLabel('Mapped output')).toContainText('"customerId": "c_42"');
   await expect(result.getByRole('region', { name: 'Step 2: customer as run' }).getByLabel('Request line')).toHaveText(`GET ${shop.url}/customers/c_42`);
-  await expect(page.getByText('Bearer sk_test_4242')).toHaveCount(0);
+  await expectSecretNowhere(page, urls, 'sk_test_4242');
   const orderCall = shop.requests.find((r) => r.path === '/orders/A-1001');
   expect(orderCall?.headers.authorization, 'the fake received the real secret, kept through the edit').toBe('Bearer sk_test_4242');
   expect(orderCall?.headers['x-region']).toBe('us');
@@ -200,7 +214,10 @@ callingTest('an action with a data step against a fake API on 127.0.0.1 is creat
   await page.getByRole('button', { name: 'Edit order' }).click();
   await secretRow.locator('input[type="password"]').fill('Bearer sk_test_rotated');
   await page.getByRole('button', { name: 'Save step' }).click();
-  await expect(page.getByRole('button', { name: 'Edit order' })).toBeVisible();
+  // Saved when the form closes and the step's details (its headers table) are back.
+  await expect(page.getByRole('button', { name: 'Save step' }), 'the edit form closes once saved').toHaveCount(0);
+  await expect(headers.getByRole('row', { name: /Authorization/ })).toContainText('********secret');
+  await expectSecretNowhere(page, urls, 'sk_test_rotated');
   [stored] = await callOn<Step[]>(calling, 'GET', `/v2/api-function-configs/public?toolId=${actionId}`);
   expect(stored?.headers.Authorization, 'still masked after the replacement').toBe('********');
   await page.getByRole('tab', { name: 'Test' }).click();
@@ -295,6 +312,23 @@ test('an attribute is created and assigned to an agent on its page', async ({ pa
   await page.goto(`/console/actions?agent=${agent.id}`);
   await expect(page.getByRole('table', { name: 'Attributes' }).getByRole('link', { name })).toBeVisible();
   await expect(page.getByText('No actions here yet.')).toBeVisible();
+});
+
+test('created but not assigned: the new action’s page opens with the assign error, and one action exists', async ({ page }) => {
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: unique('Gone agent') });
+  const name = unique('Half made action');
+  await signIn(page);
+  await page.goto(`/console/actions?agent=${agent.id}`);
+  await expect(page.getByText('No actions here yet.')).toBeVisible();
+  // The agent goes while the page still offers it: the create works, the assignment cannot.
+  await apiCall('DELETE', `/v2/bots/${agent.id}/public`);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create action' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 }), 'the page of the action that exists').toBeVisible();
+  await expect(page.getByRole('alert'), 'the assign error, in the API\'s words').toContainText(agent.id);
+  await expect(page.getByRole('alert')).toContainText('It was created but not assigned to the agent');
+  const same = (await apiCall<{ name: string }[]>('GET', '/v2/hc-tools/public')).filter((tool) => tool.name === name);
+  expect(same, 'one action, not a second one from pressing Create again').toHaveLength(1);
 });
 
 test('an action a rule calls is not deleted, and the dialog names the rule', async ({ page }) => {

@@ -8,6 +8,7 @@
 // its own with PARLEY_FETCH_ALLOW_PRIVATE=true on its own PGlite data folder, and a read-only key
 // for it through the admin API (as global-setup.ts does for the shared one). The last test runs on
 // the shared server, to see its refusal of a loopback base URL.
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -271,6 +272,32 @@ test('Google Drive: connected with an access token, a file imported by its link'
   await checkPage(page, 'connections-drive');
   await imported.getByRole('link', { name: 'returns.md' }).click();
   await expect(page.getByRole('region', { name: 'Extracted text' })).toContainText('Print the free label from your account page.');
+});
+
+test('Google Drive: a service account key pasted in a masked field connects, and is never shown again', async ({ page, own }) => {
+  // Disconnected first (the test before connects Drive with an access token).
+  await fetch(`${own.server.url}/v2/providers/googledrive/connection/public`, { method: 'DELETE', headers: { authorization: `Bearer ${own.server.apiKey}` } });
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' });
+  // The key file as Google writes it: JSON over several lines; a one-line input drops the line breaks, which JSON allows.
+  const keyFile = JSON.stringify({ type: 'service_account', client_email: own.fake.drive.serviceAccountEmail, private_key: pem, token_uri: `${own.fake.url}/token` }, null, 2);
+  await signIn(page, own.server.apiKey);
+  await openConnections(page);
+  const drive = card(page, 'Google Drive');
+  await drive.getByRole('button', { name: 'Connect Google Drive' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Connect Google Drive' });
+  await expect(dialog, 'the dialog does not promise that the account is hidden').toContainText('the secrets among them are never shown again');
+  await dialog.getByText('Service account key', { exact: true }).click();
+  const key = dialog.getByLabel('Service account key (JSON)');
+  await expect(key, 'the key is hidden while pasted').toHaveAttribute('type', 'password');
+  await key.fill(keyFile);
+  await dialog.getByRole('textbox', { name: 'Base URL (optional)' }).fill(own.fake.url);
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(drive.getByRole('table', { name: 'Google Drive connection' }).getByRole('row', { name: /Account/ })).toContainText('ops@acme.test');
+  expect(await page.content(), 'the private key is not on the page').not.toContain('PRIVATE KEY');
+  await drive.getByRole('button', { name: 'Edit connection' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit the Google Drive connection' }).getByLabel('Service account key (JSON)'), 'stored, it reads ********').toHaveValue('********');
 });
 
 test('a read-only key reads the connections and what they can import, and changes nothing', async ({ page, own }) => {

@@ -129,3 +129,26 @@ test('a read-only key sees the groups and their tags and changes nothing', async
   await expect(page.getByRole('region', { name: 'New tag group' })).toHaveCount(0);
   await checkPage(page, 'tags-read-only');
 });
+
+test('a tag added on the Tags page is offered at once by the inbox, which shares its cache of the tags', async ({ page }) => {
+  const title = unique('Shared topic');
+  const tagName = unique('Warranty');
+  await signIn(page);
+  const nav = page.getByRole('navigation', { name: 'Pages' });
+  // The inbox first, so the tags are in the cache (and still fresh) when the Tags page changes them.
+  await nav.getByRole('link', { name: 'Conversations' }).click();
+  await page.getByRole('combobox', { name: 'Tags' }).click();
+  await expect(page.getByRole('option').first(), 'the tags are loaded').toBeVisible();
+  await page.keyboard.press('Escape');
+  await nav.getByRole('link', { name: 'Tags' }).click();
+  const form = page.getByRole('region', { name: 'New tag group' });
+  await form.getByRole('textbox', { name: 'Group title' }).fill(title);
+  await form.getByRole('button', { name: 'Create group' }).click();
+  const group = page.getByRole('region', { name: `Tag group ${title}` });
+  await group.getByRole('textbox', { name: 'Tag name' }).fill(tagName);
+  await group.getByRole('button', { name: 'Add tag' }).click();
+  await expect(group.getByRole('cell', { name: tagName, exact: true })).toBeVisible();
+  await nav.getByRole('link', { name: 'Conversations' }).click();
+  await page.getByRole('combobox', { name: 'Tags' }).click();
+  await expect(page.getByRole('option', { name: tagName }), 'the new tag, without reloading the page').toBeVisible();
+});

@@ -11,15 +11,17 @@ interface Props {
   children: ReactNode;
   pending: boolean;
   error: unknown;
+  /** The title over the API's refusal (a 409 naming what still uses it); "Nothing was deleted" unless given. */
+  errorTitle?: string;
   onConfirm: () => void;
 }
 
-export function ConfirmDelete({ opened, onClose, action, children, pending, error, onConfirm }: Props) {
+export function ConfirmDelete({ opened, onClose, action, children, pending, error, errorTitle = 'Nothing was deleted', onConfirm }: Props) {
   return (
     <Modal opened={opened} onClose={onClose} title={action}>
       <Stack>
         <Text size="sm">{children}</Text>
-        {error ? <ErrorState error={error} title="Nothing was deleted" /> : null}
+        {error ? <ErrorState error={error} title={errorTitle} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

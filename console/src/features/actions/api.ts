@@ -1,6 +1,6 @@
 // Query and mutation hooks of the Actions page: actions and attributes (the wire `hc-tools`), their
 // agents, their external API call steps (`api-function-configs`) and the two test routes.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 
 export type Tool = Schemas['Tool'];
@@ -33,23 +33,32 @@ export const toolKeys = {
   one: (id: string) => ['tools', 'one', id] as const,
 };
 
-/** Actions and attributes in creation order; those assigned to one agent when `botId` is given. */
-export function useTools(botId: string | null) {
-  return useQuery({
+/**
+ * Actions and attributes in creation order; those assigned to one agent when `botId` is given. The
+ * one cache of the list: the Rules page reads it through this too, so a change on either page
+ * refreshes both.
+ */
+export const toolListQuery = (botId: string | null, enabled = true) =>
+  queryOptions({
     queryKey: toolKeys.list(botId),
+    enabled,
     queryFn: () => call(api.GET('/v2/hc-tools/public', { params: { query: botId ? { botId } : {} } })),
   });
-}
+
+export const useTools = (botId: string | null, enabled = true) => useQuery(toolListQuery(botId, enabled));
 
 /** One action or attribute with its steps in run order (sensitive values as ********). */
 export function useTool(id: string) {
   return useQuery({ queryKey: toolKeys.one(id), queryFn: () => call(api.GET('/v2/hc-tools/{id}/public', { params: { path: { id } } })) });
 }
 
-/** A mutation that refreshes every action query (lists and records) when it succeeds. */
-function useToolMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
+/**
+ * A mutation that refreshes every action query (lists and records) when it settles: on a failure
+ * too, as several mutations send more than one request and the first may have changed the record.
+ */
+function useToolMutation<I, O>(mutationFn: (input: I) => Promise<O>, mutationKey?: readonly unknown[]) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: toolKeys.all }) });
+  return useMutation({ mutationKey, mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: toolKeys.all }) });
 }
 
 export const useCreateTool = () =>
@@ -62,12 +71,29 @@ export const useUpdateTool = () =>
 
 export const useDeleteTool = () => useToolMutation((id: string) => call(api.DELETE('/v2/hc-tools/{id}/public', { params: { path: { id } } })));
 
+type Assignment = { id: string; add: string[]; remove: string[] };
+
 /** Adds and removes agents: one request per direction (the route takes one `action` at a time). */
-export const useAssignTool = () =>
-  useToolMutation(async ({ id, add, remove }: { id: string; add: string[]; remove: string[] }) => {
-    if (add.length) await call(api.POST('/v2/hc-tools/{id}/assign/public', { params: { path: { id } }, body: { botIds: add, action: 'ADD' } }));
-    if (remove.length) await call(api.POST('/v2/hc-tools/{id}/assign/public', { params: { path: { id } }, body: { botIds: remove, action: 'DELETE' } }));
+const assign = async ({ id, add, remove }: Assignment) => {
+  if (add.length) await call(api.POST('/v2/hc-tools/{id}/assign/public', { params: { path: { id } }, body: { botIds: add, action: 'ADD' } }));
+  if (remove.length) await call(api.POST('/v2/hc-tools/{id}/assign/public', { params: { path: { id } }, body: { botIds: remove, action: 'DELETE' } }));
+};
+
+export const useAssignTool = () => useToolMutation(assign);
+
+// The assignment made right after a create, under its own key: the new action's page shows its
+// failure (the form is gone by then, and creating again would make a second action).
+const assignOnCreateKey = ['tools', 'assign-on-create'] as const;
+export const useAssignOnCreate = () => useToolMutation(assign, assignOnCreateKey);
+
+/** The failure of the assignment made when this action was created, while the agent is still not assigned. */
+export function useAssignOnCreateError(tool: ToolWithSteps): unknown {
+  const failures = useMutationState({
+    filters: { mutationKey: assignOnCreateKey, status: 'error' },
+    select: (mutation) => ({ variables: mutation.state.variables as Assignment | undefined, error: mutation.state.error }),
   });
+  return failures.find(({ variables }) => variables?.id === tool.id && variables.add.some((botId) => !tool.botIds.includes(botId)))?.error ?? null;
+}
 
 export const useCreateStep = () =>
   useToolMutation(({ toolId, ...body }: StepBody & { toolId: string }) => call(api.POST('/v2/api-function-configs/public', { body: { ...body, toolId } })));

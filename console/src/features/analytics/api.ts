@@ -3,6 +3,8 @@
 // when the filters are open so the dashboard itself renders with three calls.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
+import { useRules } from '../rules/api';
+import { useAllTags, useTagGroups } from '../tags/api';
 import type { routeQuery } from './window';
 
 export type Analytics = Schemas['AgentAnalytics'];
@@ -30,9 +32,10 @@ function flatten(folders: SnapshotFolder[], path: string[] = []): Option[] {
 /** Tags (escalation reasons apart, as the route filters them apart), published intent rules, and the agent's folders. */
 export function useFilterOptions(agentId: string | undefined, enabled: boolean) {
   const on = enabled && agentId !== undefined;
-  const groups = useQuery({ queryKey: ['analytics', 'tag-groups'], enabled: on, queryFn: () => call(api.GET('/v2/tag-groups/public', {})) });
-  const tags = useQuery({ queryKey: ['tags'], enabled: on, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
-  const rules = useQuery({ queryKey: ['analytics', 'rules'], enabled: on, queryFn: () => call(api.GET('/v2/hc-rules/public', {})) });
+  // The Tags and Rules pages' own caches, so a tag or rule changed there is offered here.
+  const groups = useTagGroups(on);
+  const tags = useAllTags(on);
+  const rules = useRules(false, on);
   const folders = useQuery({
     queryKey: ['knowledge', 'tree', agentId],
     enabled: on,

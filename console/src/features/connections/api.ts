@@ -49,23 +49,44 @@ export const useDisconnect = (provider: Provider) =>
 export const useTestConnection = (provider: Provider) =>
   useMutation({ mutationFn: () => call(api.POST('/v2/providers/{provider}/connection/test/public', path(provider))) });
 
+type Registered = { addedDocumentIds: string[]; updatedDocumentIds: string[] };
+
+/** The resources were registered as sources, but the ingest call after it failed: both said apart. */
+export class IngestFailed extends Error {
+  constructor(
+    readonly registered: Registered,
+    readonly reason: unknown,
+  ) {
+    const count = registered.addedDocumentIds.length + registered.updatedDocumentIds.length;
+    super(`Registered ${count} ${count === 1 ? 'source' : 'sources'}; ingesting them failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+  }
+}
+
+/** The ids of the sources an import registered (new and known). */
+export const registeredIds = (registered: Registered) => [...registered.addedDocumentIds, ...registered.updatedDocumentIds];
+
 /**
  * Registers the picked resources as sources (created, or updated by external id), then ingests
- * them: new ones added, known ones refreshed. Answers the ids of both.
+ * them: new ones added, known ones refreshed. Answers the ids of both; when only the second step
+ * fails, throws IngestFailed with what was registered. Sources are read again either way.
  */
 export function useImport(provider: Provider) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (resources: RegisterEntry[]) => {
       const registered = await call(api.POST('/v2/documents/public/resources/{provider}', { ...path(provider), body: { resources } }));
-      await call(
-        api.POST('/v2/documents/public', {
-          body: { source: provider, documentIdsToAdd: registered.addedDocumentIds, documentIdsToRefresh: registered.updatedDocumentIds },
-        }),
-      );
+      try {
+        await call(
+          api.POST('/v2/documents/public', {
+            body: { source: provider, documentIdsToAdd: registered.addedDocumentIds, documentIdsToRefresh: registered.updatedDocumentIds },
+          }),
+        );
+      } catch (error) {
+        throw new IngestFailed(registered, error);
+      }
       return registered;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sourceKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sourceKeys.all }),
   });
 }
 

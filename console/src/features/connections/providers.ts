@@ -14,7 +14,6 @@ export interface FieldSpec {
   secret?: boolean;
   /** The browser asks for it before sending (the API names the field otherwise). */
   required?: boolean;
-  multiline?: boolean;
 }
 
 export interface ProviderSpec {
@@ -77,10 +76,11 @@ export const PROVIDERS: ProviderSpec[] = [
       {
         name: 'serviceAccountJson',
         label: 'Service account key (JSON)',
-        description: "The key file's content; share the files with its client_email",
+        // A masked one-line input: a paste loses the file's line breaks, which JSON does not need
+        // (the private key's are written `\n` inside its string).
+        description: "Paste the key file's content (it stays hidden unless shown); share the files with its client_email",
         secret: true,
         required: true,
-        multiline: true,
       },
       baseUrl("The Drive API's base, for a proxy; empty for https://www.googleapis.com"),
     ],
@@ -94,21 +94,6 @@ export const PROVIDERS: ProviderSpec[] = [
 ];
 
 export const providerSpec = (id: string): ProviderSpec | undefined => PROVIDERS.find((p) => p.id === id);
-
-/**
- * Splits an API message into what names a field of the body (`body.token: ...`,
- * `body.resources.0.externalId: ...`, several joined by `; `) and the rest, so each validation error is placed on the field it names.
- */
-export function fieldErrors(message: string, fields: readonly string[]): { byField: Partial<Record<string, string>>; rest: string[] } {
-  const byField: Partial<Record<string, string>> = {};
-  const rest: string[] = [];
-  for (const part of message.split('; ')) {
-    const match = /^body\.([\w.]+): (.*)$/s.exec(part);
-    if (match && fields.includes(match[1]!)) byField[match[1]!] = match[2]!;
-    else rest.push(part);
-  }
-  return { byField, rest };
-}
 
 /** A discovered resource as a row to pick: where it is, and the body entry the register route takes. */
 export interface ResourceRow {

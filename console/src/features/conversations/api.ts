@@ -2,6 +2,7 @@
 // the same Generate Answer route): the inbox, one conversation, a reply's trace, feedback, replies.
 import { keepPreviousData, queryOptions, useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
+import { useAllTags } from '../tags/api';
 
 export type Conversation = Schemas['Interaction'];
 export type ConversationEvent = Schemas['InteractionEvent'];
@@ -87,9 +88,8 @@ export function useTrace(eventId: string) {
   });
 }
 
-export function useTags() {
-  return useQuery({ queryKey: ['tags'], queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
-}
+/** The inbox's tag filter reads the Tags page's one cache of the list. */
+export const useTags = () => useAllTags();
 
 function useConversationMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();

@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 import type { paths } from '../../api/schema';
+import { type Tool, toolListQuery } from '../actions/api';
+import { useAllTags } from '../tags/api';
 import { type FlowNames, type FlowNode, hasNodeOfType } from './flow';
 
 export type Rule = Schemas['Rule'];
@@ -22,10 +24,14 @@ export const ruleKeys = {
   warnings: (id: string) => ['rules', 'warnings', id] as const,
 };
 
-/** Published intent rules, or drafts (`drafts`), newest change first. */
-export function useRules(drafts: boolean) {
+/**
+ * Published intent rules, or drafts (`drafts`), newest change first; asked for only when `enabled`.
+ * The one cache of the list (the Analytics filters read it too), refreshed by every rule change.
+ */
+export function useRules(drafts: boolean, enabled = true) {
   return useQuery({
     queryKey: ruleKeys.list(drafts),
+    enabled,
     queryFn: () => call(api.GET('/v2/hc-rules/public', { params: { query: { isDraft: drafts ? 'true' : 'false', type: 'intent' } } })),
   });
 }
@@ -115,15 +121,19 @@ export const useTestRule = () =>
       call(api.POST('/v2/hc-rules/{id}/test/public', { params: { path: { id } }, body: { message, ...(state ? { state } : {}), ...(context ? { context } : {}) } })),
   });
 
-/** The workspace's actions (a tool node's picker and names); asked for only when `enabled`. */
+const onlyActions = (tools: Tool[]) => tools.filter((tool) => !tool.alwaysGet);
+
+/**
+ * The workspace's actions (a tool node's picker and names; attributes are not called by a flow);
+ * asked for only when `enabled`. Read from the Actions page's cache of the list, so an action
+ * created or renamed there is seen here.
+ */
 export function useActions(enabled = true) {
-  return useQuery({ queryKey: ['rules', 'actions'], enabled, queryFn: () => call(api.GET('/v2/hc-tools/public', { params: { query: { alwaysGet: 'false' } } })) });
+  return useQuery({ ...toolListQuery(null, enabled), select: onlyActions });
 }
 
-/** Every tag the workspace sees (its own and the system ones), for tag nodes; asked for only when `enabled`. */
-export function useTags(enabled = true) {
-  return useQuery({ queryKey: ['rules', 'tags'], enabled, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', {})) });
-}
+/** Every tag the workspace sees (its own and the system ones), for tag nodes: the Tags page's one cache. */
+export const useTags = useAllTags;
 
 /** The names of the actions and tags the flows use, asked for only when they have tool or tag nodes. */
 export function useFlowNames(...flows: (FlowNode | null | undefined)[]): FlowNames {

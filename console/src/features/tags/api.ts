@@ -18,21 +18,23 @@ export interface TagFields {
   tagDescription: string;
 }
 
-const keys = { groups: ['tags', 'groups'] as const, tags: ['tags', 'tags'] as const };
+// The one cache of tag groups and tags: every page (Rules, Conversations, Analytics) reads them
+// through these hooks, so a change made on the Tags page refreshes them all.
+export const tagKeys = { all: ['tags'] as const, groups: ['tags', 'groups'] as const, tags: ['tags', 'tags'] as const };
 
-/** System groups first, then the workspace's in creation order. */
-export function useTagGroups() {
-  return useQuery({ queryKey: keys.groups, queryFn: () => call(api.GET('/v2/tag-groups/public', {})) });
+/** System groups first, then the workspace's in creation order; asked for only when `enabled`. */
+export function useTagGroups(enabled = true) {
+  return useQuery({ queryKey: tagKeys.groups, enabled, queryFn: () => call(api.GET('/v2/tag-groups/public', {})) });
 }
 
-/** The tags of every group the workspace sees, in one request. */
-export function useAllTags() {
-  return useQuery({ queryKey: keys.tags, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', { params: { query: {} } })) });
+/** The tags of every group the workspace sees, in one request; asked for only when `enabled`. */
+export function useAllTags(enabled = true) {
+  return useQuery({ queryKey: tagKeys.tags, enabled, queryFn: () => call(api.GET('/v2/tag-groups/tags/public', { params: { query: {} } })) });
 }
 
 function useTagMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tags'] }) });
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: tagKeys.all }) });
 }
 
 export const useCreateGroup = () => useTagMutation((body: GroupFields) => call(api.POST('/v2/tag-groups/public', { body })));

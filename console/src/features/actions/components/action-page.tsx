@@ -1,13 +1,14 @@
 // One action or attribute: rename and describe it, its input and output fields, its agents, its
 // external API call steps in order, the test panel, and delete (after a confirmation).
-import { Badge, Button, Group, Modal, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { BackLink } from '../../../components/back-link';
+import { ConfirmDelete } from '../../../components/confirm-delete';
 import { errorOf, fieldErrors } from '../../../components/field-errors';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { type ToolWithSteps, useDeleteTool, useTool, useUpdateTool } from '../api';
+import { type ToolWithSteps, useAssignOnCreateError, useDeleteTool, useTool, useUpdateTool } from '../api';
 import { ActionAgents } from './action-agents';
 import { FieldsEditor } from './fields-editor';
 import { StepList } from './step-list';
@@ -43,6 +44,12 @@ function Details({ tool }: { tool: ToolWithSteps }) {
   );
 }
 
+/** The failure of the agent assignment made when the action was created, until the agent is assigned. */
+function AssignOnCreateError({ tool }: { tool: ToolWithSteps }) {
+  const error = useAssignOnCreateError(tool);
+  return error ? <ErrorState error={error} title="It was created but not assigned to the agent (see Agents)" /> : null;
+}
+
 export function ActionPage({ id }: { id: string }) {
   const tool = useTool(id);
   const remove = useDeleteTool();
@@ -71,6 +78,7 @@ export function ActionPage({ id }: { id: string }) {
           ? 'Runs for every conversation of its agents; what it fetches is under attributes.<name> for rules.'
           : "Called from an intent rule's flow by a tool node, with the rule's collected fields as inputs."}
       </Text>
+      <AssignOnCreateError tool={t} />
       <Details key={`${t.name}\n${t.description}`} tool={t} />
       <Tabs defaultValue="fields" keepMounted={false}>
         <Tabs.List>
@@ -92,18 +100,17 @@ export function ActionPage({ id }: { id: string }) {
           <ActionAgents key={t.botIds.join()} tool={t} />
         </Tabs.Panel>
       </Tabs>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete ${kind}`}>
-        <Stack>
-          <Text size="sm">
-            Delete “{t.name}” with its {t.steps.length} external API call step(s) and its agent assignments? The API refuses while an intent rule&apos;s flow
-            calls it.
-          </Text>
-          {remove.error && <ErrorState error={remove.error} title={`The ${kind} was not deleted`} />}
-          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(t.id, { onSuccess: () => navigate('/') })}>
-            Delete {kind}
-          </Button>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        action={`Delete ${kind}`}
+        pending={remove.isPending}
+        error={remove.error}
+        errorTitle={`The ${kind} was not deleted`}
+        onConfirm={() => remove.mutate(t.id, { onSuccess: () => navigate('/') })}
+      >
+        Delete “{t.name}” with its {t.steps.length} external API call step(s) and its agent assignments? The API refuses while an intent rule&apos;s flow calls it.
+      </ConfirmDelete>
     </Stack>
   );
 }

@@ -3,18 +3,20 @@ import { Group, Paper, SegmentedControl, Stack, Textarea, TextInput, Title } fro
 import { useState } from 'react';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { useAssignTool, useCreateTool } from '../api';
+import { useAssignOnCreate, useCreateTool } from '../api';
 
 export function NewAction({ agentId, onCreated }: { agentId: string | null; onCreated: (id: string) => void }) {
   const create = useCreateTool();
-  const assign = useAssignTool();
+  const assign = useAssignOnCreate();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [kind, setKind] = useState('action');
   const submit = async () => {
     const tool = await create.mutateAsync({ name: name.trim(), description, alwaysGet: kind === 'attribute' });
-    // Created from an agent's list: it belongs to that agent, as the list it came from promised.
-    if (agentId) await assign.mutateAsync({ id: tool.id, add: [agentId], remove: [] });
+    // Created from an agent's list: it belongs to that agent, as the list it came from promised. It
+    // exists either way, so its page opens; a failed assignment is shown there (not here, where
+    // pressing Create again would make a second one).
+    if (agentId) await assign.mutateAsync({ id: tool.id, add: [agentId], remove: [] }).catch(() => undefined);
     onCreated(tool.id);
   };
   return (
@@ -50,7 +52,6 @@ export function NewAction({ agentId, onCreated }: { agentId: string | null; onCr
             </WriteButton>
           </Group>
           {create.error && <ErrorState error={create.error} title="It was not created" />}
-          {assign.error && <ErrorState error={assign.error} title="It was created but not assigned to the agent" />}
         </Stack>
       </form>
     </Paper>

@@ -146,7 +146,7 @@ export function StepForm({ toolId, step, inputs, earlier, onDone }: { toolId: st
         </Fieldset>
         <Textarea
           label="Body (JSON)"
-          description={`Optional. A value that is exactly "\${x}" keeps its JSON type; a secret value is { "hide": true, "value": "..." }, shown as ${MASK} and kept when sent back.`}
+          description={`Optional. A value that is exactly "\${x}" keeps its JSON type; a secret value is { "hide": true, "value": "..." }: visible here while you type it, then stored sealed, shown as ${MASK} and kept when sent back.`}
           autosize
           minRows={2}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}

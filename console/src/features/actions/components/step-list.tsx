@@ -1,7 +1,8 @@
 // The chain of external API call steps in run order: each shown, edited in place, moved up or down
 // (renumbered 1..n), removed after a confirmation; and a new step at the end (at most 10).
-import { Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { ConfirmDelete } from '../../../components/confirm-delete';
 import { Empty, ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type DataStep, type ToolWithSteps, useDeleteStep, useReorderSteps } from '../api';
@@ -74,15 +75,17 @@ export function StepList({ tool }: { tool: ToolWithSteps }) {
           </WriteButton>
         </Group>
       )}
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Remove step">
-        <Stack>
-          <Text size="sm">Remove the step “{removing?.name}”? Later steps that use its outputs will fail.</Text>
-          {remove.error && <ErrorState error={remove.error} title="The step was not removed" />}
-          <Button color="red" loading={remove.isPending} onClick={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}>
-            Remove step
-          </Button>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        action="Remove step"
+        pending={remove.isPending}
+        error={remove.error}
+        errorTitle="The step was not removed"
+        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
+      >
+        Remove the step “{removing?.name}”? Later steps that use its outputs will fail.
+      </ConfirmDelete>
     </Stack>
   );
 }

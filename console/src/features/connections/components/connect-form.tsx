@@ -2,13 +2,14 @@
 // shown as `********` and sent back as such, which keeps it; typing over it replaces it. The API
 // checks the credentials with the provider before storing them: a refusal is shown in its words,
 // and a validation error on the field it names.
-import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { ApiError, type Schemas } from '../../../api/client';
+import { type Schemas } from '../../../api/client';
+import { errorOf, fieldErrors, unplaced } from '../../../components/field-errors';
 import { errorText } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConnect } from '../api';
-import { type Credentials, type Field, fieldErrors, type ProviderSpec } from '../providers';
+import { type Credentials, type Field, type ProviderSpec } from '../providers';
 
 type Values = Partial<Record<Field, string>>;
 
@@ -27,7 +28,8 @@ export function ConnectForm({ spec, connection, opened, onClose }: { spec: Provi
   const [alternative, setAlternative] = useState(() => spec.alternatives?.find((a) => a.fields.some((f) => values[f] !== undefined))?.label ?? spec.alternatives?.[0]?.label);
   const hidden = new Set(spec.alternatives?.filter((a) => a.label !== alternative).flatMap((a) => a.fields));
   const fields = spec.fields.filter((f) => !hidden.has(f.name));
-  const problems = connect.error instanceof ApiError && connect.error.status === 400 ? fieldErrors(connect.error.message, fields.map((f) => f.name)) : null;
+  const problems = fieldErrors(connect.error);
+  const rest = unplaced(problems, (path) => fields.some((f) => path === f.name || path.startsWith(`${f.name}.`)));
   const set = (name: Field, value: string) => setValues({ ...values, [name]: value });
 
   const submit = (e: FormEvent) => {
@@ -45,7 +47,7 @@ export function ConnectForm({ spec, connection, opened, onClose }: { spec: Provi
       <form aria-label={title} onSubmit={submit}>
         <Stack gap="sm">
           <Text size="sm">
-            {spec.label} checks these credentials before they are stored; they are kept encrypted and never shown again.
+            {spec.label} checks these credentials before they are stored; they are kept encrypted, and the secrets among them are never shown again.
             {connection.connected && ' A secret shown as ******** stays as it is unless you type a new one.'}
           </Text>
           {spec.alternatives && (
@@ -57,16 +59,15 @@ export function ConnectForm({ spec, connection, opened, onClose }: { spec: Provi
               description: field.description,
               required: field.required,
               value: values[field.name] ?? '',
-              error: problems?.byField[field.name],
+              error: errorOf(problems, field.name),
               onChange: (e: { currentTarget: { value: string } }) => set(field.name, e.currentTarget.value),
             };
-            if (field.multiline) return <Textarea key={field.name} {...props} autosize minRows={3} maxRows={10} styles={{ input: { fontFamily: 'monospace' } }} />;
             if (field.secret) return <PasswordInput key={field.name} {...props} autoComplete="off" />;
             return <TextInput key={field.name} {...props} />;
           })}
-          {connect.error && (!problems || problems.rest.length > 0) && (
+          {connect.error && rest.length > 0 && (
             <Alert color="red" role="alert" title={`${spec.label} was not connected`}>
-              {problems ? problems.rest.join('; ') : errorText(connect.error)}
+              {problems.fields.size || problems.other.length > 1 ? rest.join('; ') : errorText(connect.error)}
             </Alert>
           )}
           <Group justify="flex-end">

@@ -2,11 +2,10 @@
 // registered by its id, or by a link to it, with a title and its Drive type, then ingested.
 import { Alert, Group, Select, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { errorOf, fieldErrors, unplaced } from '../../../components/field-errors';
 import { errorText } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
-import { useImport } from '../api';
-import { fieldErrors } from '../providers';
+import { IngestFailed, registeredIds, useImport } from '../api';
 
 const TYPES = [
   { value: 'application/vnd.google-apps.document', label: 'Google Doc' },
@@ -36,7 +35,8 @@ export function DriveFiles({ onImported }: { onImported(ids: string[]): void }) 
   const [file, setFile] = useState('');
   const [title, setTitle] = useState('');
   const [mimeType, setMimeType] = useState<string | null>(TYPES[0]!.value);
-  const problems = importing.error instanceof ApiError && importing.error.status === 400 ? fieldErrors(importing.error.message, ['resources.0.externalId', 'resources.0.title']) : null;
+  const problems = fieldErrors(importing.error);
+  const rest = unplaced(problems, (path) => path === 'resources.0.externalId' || path === 'resources.0.title');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!mimeType) return;
@@ -45,7 +45,11 @@ export function DriveFiles({ onImported }: { onImported(ids: string[]): void }) 
       onSuccess: (result) => {
         setFile('');
         setTitle('');
-        onImported([...result.addedDocumentIds, ...result.updatedDocumentIds]);
+        onImported(registeredIds(result));
+      },
+      // The file is a source now even if ingesting it failed: it is followed like one.
+      onError: (error) => {
+        if (error instanceof IngestFailed) onImported(registeredIds(error.registered));
       },
     });
   };
@@ -58,15 +62,15 @@ export function DriveFiles({ onImported }: { onImported(ids: string[]): void }) 
             description="From the file's share link (…/d/FILE_ID/…); the file must be readable by the connection"
             required
             value={file}
-            error={problems?.byField['resources.0.externalId']}
+            error={errorOf(problems, 'resources.0.externalId')}
             onChange={(e) => setFile(e.currentTarget.value)}
           />
-          <TextInput label="Title" required value={title} error={problems?.byField['resources.0.title']} onChange={(e) => setTitle(e.currentTarget.value)} />
+          <TextInput label="Title" required value={title} error={errorOf(problems, 'resources.0.title')} onChange={(e) => setTitle(e.currentTarget.value)} />
           <Select label="Type" data={TYPES} value={mimeType} onChange={setMimeType} allowDeselect={false} required />
         </Group>
-        {importing.error && (!problems || problems.rest.length > 0) && (
-          <Alert color="red" role="alert" title="The file was not imported">
-            {problems ? problems.rest.join('; ') : errorText(importing.error)}
+        {importing.error && rest.length > 0 && (
+          <Alert color="red" role="alert" title={importing.error instanceof IngestFailed ? 'The file was registered, not ingested' : 'The file was not imported'}>
+            {problems.fields.size || problems.other.length > 1 ? rest.join('; ') : errorText(importing.error)}
           </Alert>
         )}
         <WriteButton type="submit" loading={importing.isPending} w="fit-content">

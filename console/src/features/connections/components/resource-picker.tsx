@@ -7,7 +7,7 @@ import { SelectionBar } from '../../../components/selection-bar';
 import { Empty, ErrorState } from '../../../components/states';
 import { TableHead } from '../../../components/table-head';
 import { WriteButton } from '../../../components/write-button';
-import { useImport } from '../api';
+import { IngestFailed, registeredIds, useImport } from '../api';
 import { type ProviderSpec, type ResourceRow } from '../providers';
 
 /** Rows drawn at once: a large workspace lists thousands; the filter narrows them. */
@@ -26,13 +26,18 @@ export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec;
   const toggle = (id: string, on: boolean) => setPicked((current) => new Set([...current].filter((p) => p !== id).concat(on ? [id] : [])));
   const run = () => {
     const chosen = left.filter((r) => picked.has(r.id));
+    // Registered rows are imported (discovery leaves them out from now on), even when ingesting failed.
+    const registered = (ids: string[]) => {
+      setDone(new Set([...done, ...chosen.map((r) => r.id)]));
+      setPicked(new Set());
+      onImported(ids);
+    };
     importing.mutate(
       chosen.map((r) => r.register),
       {
-        onSuccess: (result) => {
-          setDone(new Set([...done, ...chosen.map((r) => r.id)]));
-          setPicked(new Set());
-          onImported([...result.addedDocumentIds, ...result.updatedDocumentIds]);
+        onSuccess: (result) => registered(registeredIds(result)),
+        onError: (error) => {
+          if (error instanceof IngestFailed) registered(registeredIds(error.registered));
         },
       },
     );
@@ -72,7 +77,7 @@ export function ResourcePicker({ spec, rows, onImported }: { spec: ProviderSpec;
           </Table.Tbody>
         </Table>
       )}
-      {importing.error && <ErrorState error={importing.error} title="Nothing was imported" />}
+      {importing.error && <ErrorState error={importing.error} title={importing.error instanceof IngestFailed ? 'Registered, not ingested' : 'Nothing was imported'} />}
       {importing.data && (
         <Alert color="teal" role="status" title="Imported">
           {importing.data.addedDocumentIds.length} new {importing.data.addedDocumentIds.length === 1 ? 'source' : 'sources'}, {importing.data.updatedDocumentIds.length}{' '}
