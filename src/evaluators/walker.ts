@@ -143,10 +143,13 @@ export function parseAnswer(type: CollectDataType, message: string, today?: stri
 /** Words that announce an identifier without saying whose it is ("number", "#", "id"). */
 const GENERIC_CUE = new Set(['number', 'no', 'nr', 'num', 'id', 'ref', 'reference', 'code', 'is', 'was', 'my', 'the', 'it', 's']);
 
+/** Words of a question that say nothing of what is asked for. */
+const QUESTION_WORDS = new Set(['what', 'which', 'when', 'where', 'your', 'you', 'please', 'could', 'would', 'can', 'give', 'tell', 'share', 'send', 'for', 'and', 'with', 'from', 'our', 'this', 'that', 'have', 'about']);
+
 /** The lower-case words of a field name and its question (`orderNumber` -> order, number), singular. */
 function fieldWords(node: CollectNode): Set<string> {
   const text = `${node.field.replace(/([a-z])([A-Z])/g, '$1 $2')} ${node.question}`.toLowerCase();
-  return new Set((text.match(/[a-z]+/g) ?? []).map((w) => w.replace(/s$/, '')));
+  return new Set((text.match(/[a-z]+/g) ?? []).filter((w) => w.length > 2 && !QUESTION_WORDS.has(w)).map((w) => w.replace(/s$/, '')));
 }
 
 /**

@@ -212,6 +212,9 @@ describe('collect: values read out of the customer words', () => {
     const answered = await walk(f, 'refund please', null, dryRunTools, context);
     const both = await walk(f, 'It is order 48213, I bought it 10 days ago', answered.state, dryRunTools, context);
     assert.deepEqual([both.status, both.replies], ['completed', ['Refund for 48213']], 'the answer to the first question gives the second value too');
+    const asked = flow({ id: 'q', type: 'collect', field: 'orderNumber', question: 'Could you give me the number for your order?', dataType: 'identifier' });
+    const forYour = await walk(asked, 'refund for your 48213 please', null, dryRunTools, {});
+    assert.equal(forYour.status, 'waiting_for_input', 'words of the question that say nothing of the order ("for", "your") are no cue');
     const uncued = await walk(f, 'I want a refund for 48213', null, dryRunTools, context);
     assert.deepEqual([uncued.status, uncued.state.waitingFor?.field], ['waiting_for_input', 'orderNumber'], 'a number without "order" / "#" before it is not taken unasked');
     const duration = await walk(f, 'Your 30 days return policy: can I get a refund, order #48213?', null, dryRunTools, context);
