@@ -290,7 +290,11 @@ export function stopOnSignals(runtime: Runtime): void {
   const parent = process.ppid;
   const npm = runtime.config.startedByNpm;
   if (npm) {
-    watchParent(parent, () => stopFor({ signal: 'SIGTERM', reason: `the process that started Parley (pid ${parent}, npm ${npm}) ended` }));
+    // Not a second signal: Ctrl-C reaches Parley and the shell npm started it in at once, and the
+    // shell's end must not cut short the graceful stop the SIGINT began.
+    watchParent(parent, () => {
+      if (!received) stopFor({ signal: 'SIGTERM', reason: `the process that started Parley (pid ${parent}, npm ${npm}) ended` });
+    });
   }
 }
 
