@@ -1,9 +1,9 @@
 // What a test run did, step by step: the request as sent (method, URL after substitution, headers
 // with secrets masked, body), status, duration, attempts, the response body and the mapped output,
 // and a failure in the API's words (its kind and message).
-import { Alert, Badge, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { TableHead } from '../../../components/table-head';
+import { Alert, Badge, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { StepRecord, ToolRun } from '../api';
+import { NameValueTable } from './name-value-table';
 
 const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
@@ -44,19 +44,7 @@ export function StepRecordView({ record, index }: { record: StepRecord; index?: 
           {record.request.method} {record.request.url}
         </Code>
         {headers.length > 0 && (
-          <Table aria-label="Request headers" withTableBorder>
-            <TableHead columns={['Header', 'Value']} />
-            <Table.Tbody>
-              {headers.map(([name, value]) => (
-                <Table.Tr key={name}>
-                  <Table.Td>{name}</Table.Td>
-                  <Table.Td>
-                    <Code>{value}</Code>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <NameValueTable label="Request headers" columns={['Header', 'Value']} rows={headers} />
         )}
         {record.request.body !== null && record.request.body !== undefined && (
           <Code block role="group" aria-label="Request body">

@@ -1,7 +1,7 @@
 // One external API call step as stored: method and URL (placeholders marked), headers (secrets as
 // ********), body, response mapping, and what each placeholder refers to.
-import { Badge, Code, Group, Stack, Table, Text } from '@mantine/core';
-import { TableHead } from '../../../components/table-head';
+import { Badge, Code, Group, Stack, Text } from '@mantine/core';
+import { NameValueTable } from './name-value-table';
 import { type DataStep, type InputField, MASK } from '../api';
 import { Highlighted, PlaceholderList } from './placeholders';
 
@@ -20,30 +20,25 @@ export function StepDetails({ step, inputs, earlier }: { step: DataStep; inputs:
       </Group>
       <PlaceholderList step={step} inputs={inputs} earlier={earlier} />
       {headers.length > 0 && (
-        <Table aria-label={`Headers of ${step.name}`} withTableBorder>
-          <TableHead columns={['Header', 'Value']} />
-          <Table.Tbody>
-            {headers.map(([name, value]) => (
-              <Table.Tr key={name}>
-                <Table.Td>{name}</Table.Td>
-                <Table.Td>
-                  {value === MASK ? (
-                    <Group gap="xs">
-                      <Code>{MASK}</Code>
-                      <Badge size="xs" color="gray" variant="light">
-                        secret
-                      </Badge>
-                    </Group>
-                  ) : (
-                    <Code>
-                      <Highlighted text={String(value)} />
-                    </Code>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <NameValueTable
+          label={`Headers of ${step.name}`}
+          columns={['Header', 'Value']}
+          rows={headers}
+          value={(value) =>
+            value === MASK ? (
+              <Group gap="xs">
+                <Code>{MASK}</Code>
+                <Badge size="xs" color="gray" variant="light">
+                  secret
+                </Badge>
+              </Group>
+            ) : (
+              <Code>
+                <Highlighted text={String(value)} />
+              </Code>
+            )
+          }
+        />
       )}
       {step.body !== null && step.body !== undefined && (
         <div>
@@ -56,19 +51,7 @@ export function StepDetails({ step, inputs, earlier }: { step: DataStep; inputs:
         </div>
       )}
       {mapping.length > 0 ? (
-        <Table aria-label={`Response mapping of ${step.name}`} withTableBorder>
-          <TableHead columns={['Output', 'Path in the response']} />
-          <Table.Tbody>
-            {mapping.map(([key, path]) => (
-              <Table.Tr key={key}>
-                <Table.Td>{key}</Table.Td>
-                <Table.Td>
-                  <Code>{path}</Code>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <NameValueTable label={`Response mapping of ${step.name}`} columns={['Output', 'Path in the response']} rows={mapping} />
       ) : (
         <Text size="sm" c="dimmed">
           Maps nothing from the response.
