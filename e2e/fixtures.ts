@@ -53,8 +53,15 @@ export async function signIn(page: Page, key = server.key): Promise<void> {
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
 
-/** Fails on any serious or critical axe violation of the page as it is now, and keeps a screenshot. */
+/**
+ * Fails on any serious or critical axe violation of the page as it is now, and keeps a screenshot.
+ * It first waits for running transitions (a dialog fading in) to end: axe reads the colours of a
+ * frame mid-transition, where white text on a red button is not yet quite white.
+ */
 export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
