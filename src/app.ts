@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRateLimit(app, config.rateLimit);
 
   registerRoutes(app, deps, [
-    ...systemRoutes(app, deps.database, metrics),
+    ...systemRoutes(app, deps.database, queue, metrics, config.jobs.workerTimeoutSeconds),
     ...workspaceRoutes(authenticator),
     ...agentRoutes(),
     ...promptRoutes(),

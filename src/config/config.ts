@@ -31,6 +31,8 @@ const envSchema = z.object({
   PARLEY_WORKER_CONCURRENCY: positiveInt.default(4),
   PARLEY_JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
   PARLEY_JOB_SUPERVISE_SECONDS: positiveInt.default(30),
+  PARLEY_WORKER_HEARTBEAT_SECONDS: positiveInt.default(10),
+  PARLEY_WORKER_TIMEOUT_SECONDS: z.coerce.number().int().min(10).default(30),
   PARLEY_KEY_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   PARLEY_SHUTDOWN_TIMEOUT_MS: positiveInt.default(30_000),
   PARLEY_DB_POOL_MAX: positiveInt.default(10),
@@ -97,6 +99,10 @@ export interface Config {
     readonly concurrency: number;
     readonly pollSeconds: number;
     readonly superviseSeconds: number;
+    /** A worker refreshes its row in `job_workers` and its running jobs' heartbeats this often. */
+    readonly heartbeatSeconds: number;
+    /** A worker silent this long is dead: its jobs are taken over, and `/readyz` may say degraded. */
+    readonly workerTimeoutSeconds: number;
   };
   readonly keyRetentionDays: number;
   readonly shutdownTimeoutMs: number;
@@ -185,6 +191,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  if (e.PARLEY_WORKER_TIMEOUT_SECONDS < 2 * e.PARLEY_WORKER_HEARTBEAT_SECONDS) {
+    // A live worker must beat at least twice within the timeout, or one slow beat reads as a death.
+    throw new ConfigError([
+      `PARLEY_WORKER_TIMEOUT_SECONDS: must be at least twice PARLEY_WORKER_HEARTBEAT_SECONDS (${e.PARLEY_WORKER_HEARTBEAT_SECONDS})`,
+    ]);
+  }
   const llm = llmConfig(e);
   return Object.freeze({
     host: e.HOST,
@@ -202,6 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.PARLEY_WORKER_CONCURRENCY,
       pollSeconds: e.PARLEY_JOB_POLL_SECONDS,
       superviseSeconds: e.PARLEY_JOB_SUPERVISE_SECONDS,
+      heartbeatSeconds: e.PARLEY_WORKER_HEARTBEAT_SECONDS,
+      workerTimeoutSeconds: e.PARLEY_WORKER_TIMEOUT_SECONDS,
     }),
     keyRetentionDays: e.PARLEY_KEY_RETENTION_DAYS,
     shutdownTimeoutMs: e.PARLEY_SHUTDOWN_TIMEOUT_MS,

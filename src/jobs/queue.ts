@@ -6,12 +6,20 @@ import type { Ports } from '../context.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
 import { storableText } from '../http/text-guard.js';
+import { type LostBy, TAKEN_OVER, WorkerFleet } from './fleet.js';
 import { deadLetterName, jobOptions, type RegisteredJob } from './job.js';
 import type { JobName, JobPayloads } from './payloads.js';
 import { version } from '../version.js';
 
 /** An id no job has: a lookup that only warms pg-boss's queue cache. */
 const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
+/** Why a job's last attempt ended without its own failure, by the message pg-boss or the fleet stored. */
+const TAKEOVER_REASONS: Record<string, string> = {
+  [TAKEN_OVER]: 'its worker stopped (silent past PARLEY_WORKER_TIMEOUT_SECONDS)',
+  'job heartbeat timeout': 'its worker stopped renewing its heartbeat (killed, stopped or hung)',
+  'job timed out': 'its previous attempt ran out of its lease (the worker running it stopped or hung)',
+};
 
 /** States of a job that will still run (or is running). */
 const LIVE_STATES = new Set(['created', 'retry', 'active']);
@@ -56,6 +64,7 @@ export class JobQueue {
   private readonly jobs = new Map<string, RegisteredJob>();
   private started = false;
   private working = false;
+  private fleet: WorkerFleet | undefined;
 
   constructor(private readonly deps: JobQueueDeps) {
     for (const job of deps.jobs) {
@@ -97,7 +106,10 @@ export class JobQueue {
         retryBackoff: true,
         retryDelayMax: o.retryDelayMaxSeconds,
         expireInSeconds: o.expireInSeconds,
-        ...(o.heartbeatSeconds ? { heartbeatSeconds: o.heartbeatSeconds } : {}),
+        // A worker renews its jobs' heartbeats every PARLEY_WORKER_HEARTBEAT_SECONDS; pg-boss's
+        // supervision puts back a job not renewed within twice the worker timeout, however long its
+        // lease: the backstop of the fleet's own takeover (src/jobs/fleet.ts), which comes first.
+        heartbeatSeconds: o.heartbeatSeconds ?? 2 * this.deps.config.jobs.workerTimeoutSeconds,
         deadLetter: dead,
       }, configure);
       if (job.schedule) await this.boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
@@ -132,6 +144,7 @@ export class JobQueue {
           batchSize: 1,
           localConcurrency: concurrency,
           pollingIntervalSeconds: config.jobs.pollSeconds,
+          heartbeatRefreshSeconds: config.jobs.heartbeatSeconds,
         },
         async ([item]) => {
           if (!item) return;
@@ -145,8 +158,21 @@ export class JobQueue {
         },
       );
     }
+    this.fleet = new WorkerFleet({ db: this.deps.database.db, config, log: ports.log, boss: this.boss });
+    await this.fleet.join(queues);
     // What an operator reads to know a worker is up, and what it takes (docs/operations.md).
-    ports.log.info({ version, pollSeconds: config.jobs.pollSeconds, superviseSeconds: config.jobs.superviseSeconds, queues }, 'job worker started');
+    ports.log.info(
+      {
+        workerId: this.fleet.id,
+        version,
+        pollSeconds: config.jobs.pollSeconds,
+        superviseSeconds: config.jobs.superviseSeconds,
+        heartbeatSeconds: config.jobs.heartbeatSeconds,
+        workerTimeoutSeconds: config.jobs.workerTimeoutSeconds,
+        queues,
+      },
+      'job worker started',
+    );
   }
 
   private wakeWorkers(name: string): void {
@@ -162,6 +188,7 @@ export class JobQueue {
     const payload = job.payload.parse(item.data) as never;
     if (item.retryCount > 0) await this.sayIfTakenOver(job, item, log);
     const started = Date.now();
+    this.fleet?.began({ job: job.name, jobId: item.id, retryCount: item.retryCount, record: item.data, startedAt: new Date(started).toISOString() });
     try {
       await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
       log.info({ ms: Date.now() - started }, 'job completed');
@@ -173,20 +200,36 @@ export class JobQueue {
         throw new Error(storableText(error.message), { cause: error });
       }
       throw error;
+    } finally {
+      this.fleet?.ended(item.id);
     }
   }
 
   /**
-   * A retried job whose last attempt ran out of its lease (pg-boss records "job timed out": the
-   * worker running it was killed, stopped or hung) is being taken over by this worker: one warn
-   * line saying so, with the record it works on, so an operator sees takeovers in the logs.
+   * A retried job whose last attempt did not end in its own failure (its worker was found dead by
+   * the fleet, or pg-boss's supervision found its heartbeat or lease run out: the worker was
+   * killed, stopped or hung) is being taken over by this worker: one warn line saying so, with the
+   * record it works on and the worker that lost it, so an operator sees takeovers in the logs.
    */
   private async sayIfTakenOver(job: RegisteredJob, item: { id: string; data: unknown }, log: Logger): Promise<void> {
     const previous = await this.boss.getJobById(job.name, item.id).catch(() => null);
-    const output = previous?.output as { value?: { message?: unknown } } | null | undefined;
-    if (output?.value?.message !== 'job timed out') return;
+    const output = (previous?.output ?? {}) as { message?: unknown; lostBy?: LostBy; value?: { message?: unknown } };
+    const message = output.message ?? output.value?.message;
+    const why = TAKEOVER_REASONS[String(message)];
+    if (!why) return;
+    const lostBy = output.lostBy ?? (await this.workerThatRan(item.id));
     const leaseSeconds = { ...DEFAULTS, ...jobOptions(job, this.deps.config) }.expireInSeconds;
-    log.warn({ record: item.data, leaseSeconds }, 'job taken over: its previous attempt ran out of its lease (the worker running it stopped or hung)');
+    log.warn({ record: item.data, lostBy: lostBy ?? 'unknown (its worker left no row)', leaseSeconds }, `job taken over: ${why}`);
+  }
+
+  /** The worker whose row lists a job as running (a silent worker's row stays until claimed). */
+  private async workerThatRan(jobId: string): Promise<LostBy | undefined> {
+    const rows = await queryRows<{ id: string; host: string; pid: number; last_seen_at: Date | string }>(
+      this.deps.database.db,
+      sql`SELECT id, host, pid, last_seen_at FROM job_workers WHERE running @> ${JSON.stringify([{ jobId }])}::jsonb LIMIT 1`,
+    ).catch(() => []);
+    const [row] = rows;
+    return row && { id: row.id, host: row.host, pid: Number(row.pid), lastSeenAt: new Date(row.last_seen_at).toISOString() };
   }
 
   /**
@@ -247,6 +290,15 @@ export class JobQueue {
     }));
   }
 
+  /** Jobs waiting whose start time has come: what a worker would take now if one ran. */
+  async dueCount(): Promise<number> {
+    const [row] = await queryRows<{ count: number }>(
+      this.deps.database.db,
+      sql.raw(`SELECT count(*)::int AS count FROM ${QUEUE_SCHEMA}.job WHERE state IN ('created', 'retry') AND start_after <= now()`),
+    );
+    return Number(row?.count ?? 0);
+  }
+
   /**
    * Which of these jobs of one queue are still waiting, retrying or running: a record whose job is
    * not (its worker died past its retries) is an orphan. Through pg-boss's API, not its tables.
@@ -270,6 +322,14 @@ export class JobQueue {
     if (!this.started) return;
     this.started = false;
     this.working = false;
-    await this.boss.stop({ graceful: options.graceful, timeout: options.timeoutMs, close: true });
+    // The row goes after the running jobs end (or are put back by pg-boss at the timeout), while
+    // the database is still open: a worker that stops is gone, not dead.
+    const fleet = this.fleet;
+    this.fleet = undefined;
+    try {
+      await this.boss.stop({ graceful: options.graceful, timeout: options.timeoutMs, close: true });
+    } finally {
+      await fleet?.leave();
+    }
   }
 }

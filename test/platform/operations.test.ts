@@ -20,7 +20,9 @@ interface OpenApi {
 describe('operations endpoints', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '2' } });
+    // With a worker, as a deployment has: without one, /readyz says degraded while jobs are due
+    // (test/platform/workers.test.ts).
+    t = await startTestApp({ work: true, env: { PARLEY_RATE_LIMIT_MAX: '2' } });
   });
   after(() => t.close());
 
@@ -77,6 +79,7 @@ describe('operations endpoints', () => {
       '/v2/admin/workspaces': ['get', 'post'],
       '/v2/admin/workspaces/{id}/api-keys': ['get', 'post'],
       '/v2/admin/api-keys/{id}': ['delete'],
+      '/v2/admin/workers': ['get'],
       '/v2/bots/public': ['get', 'post'],
       '/v2/bots/{id}/public': ['delete', 'patch'],
       '/v2/bots/{id}/hc-prompt/public': ['get'],

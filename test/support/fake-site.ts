@@ -33,6 +33,27 @@ export function html(title: string, ...paragraphs: string[]): string {
 <footer>© 2026 Example Inc. All rights reserved.</footer></body></html>`;
 }
 
+/**
+ * A page whose first request never gets an answer (its worker is to be killed while waiting) and
+ * whose later requests get `body`: `started` resolves when the first request arrives.
+ */
+export function hangsOnce(body: string): { page: FakePage; started: Promise<void>; attempts: () => number } {
+  let attempts = 0;
+  let firstAttempt: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (firstAttempt = resolve));
+  const page: FakePage = {
+    handle: (_req, res) => {
+      attempts += 1;
+      if (attempts === 1) {
+        firstAttempt();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    },
+  };
+  return { page, started, attempts: () => attempts };
+}
+
 export async function startFakeSite(initial: Record<string, FakePage | string> = {}): Promise<FakeSite> {
   const pages = new Map<string, FakePage>();
   const requests: FakeSite['requests'] = [];

@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * Readiness: database reachable and every migration applied
-         * @description Answers 503 with the error body and the reason while not ready.
+         * @description Answers 503 with the error body and the reason while not ready. Answers 200 with `status: 'degraded'` and a `reason` when jobs are due and no job worker has been seen for `PARLEY_WORKER_TIMEOUT_SECONDS`: this process still serves (a load balancer keeps it), but ingestion, generation and Refine wait until a worker runs.
          *
          *     No authentication.
          */
@@ -189,17 +189,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "status": "ready",
-                         *       "database": "pglite"
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {string} */
                             database: "pglite" | "postgres";
-                            /** @enum {string} */
-                            status: "ready";
+                            /** @description Why the deployment is degraded; only with `degraded`. */
+                            reason?: string;
+                            /**
+                             * @description `degraded`: this process serves, but jobs are due and no job worker has been seen for `PARLEY_WORKER_TIMEOUT_SECONDS`.
+                             * @enum {string}
+                             */
+                            status: "ready" | "degraded";
                         };
                     };
                 };
@@ -314,6 +313,115 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/admin/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the job workers of the deployment and what each runs
+         * @description Enabled when `PARLEY_ADMIN_TOKEN` is set; otherwise every admin route answers 404. One entry per process that works jobs (`parley worker`, `parley serve` without `--no-worker`), oldest first: its queues with concurrency and lease, the jobs it runs now, and when it was last seen. A worker refreshes its entry every `PARLEY_WORKER_HEARTBEAT_SECONDS` and removes it when it stops; one silent for `PARLEY_WORKER_TIMEOUT_SECONDS` is `silent` until a live worker takes over its jobs and removes it.
+         *
+         *     Authentication: admin token (`PARLEY_ADMIN_TOKEN`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "0b7f9c4e-3d1a-4f53-9a8e-2f1d6c0b9e11",
+                         *         "host": "worker-1",
+                         *         "pid": 4123,
+                         *         "version": "0.1.0",
+                         *         "status": "live",
+                         *         "queues": {
+                         *           "sources.ingest": {
+                         *             "concurrency": 4,
+                         *             "leaseSeconds": 300
+                         *           }
+                         *         },
+                         *         "running": [
+                         *           {
+                         *             "job": "sources.ingest",
+                         *             "jobId": "7c1e2a9d-5b3f-4e8a-b6d2-9f0a1c3e5d77",
+                         *             "retryCount": 0,
+                         *             "record": {
+                         *               "workspaceId": "6f0c2d1e-8b4a-4c3f-9e7d-1a2b3c4d5e6f",
+                         *               "sourceId": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                         *               "kind": "add"
+                         *             },
+                         *             "startedAt": "2026-11-27T10:00:05.000Z"
+                         *           }
+                         *         ],
+                         *         "startedAt": "2026-11-27T09:00:00.000Z",
+                         *         "lastSeenAt": "2026-11-27T10:00:10.000Z"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": components["schemas"]["Worker"][];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -16657,6 +16765,76 @@ export interface components {
                 title: string;
             }[];
             title: string;
+        };
+        Worker: {
+            host: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+            pid: number;
+            /** @description Each queue it works: jobs at once, and the lease of one attempt. */
+            queues: {
+                [key: string]: {
+                    concurrency: number;
+                    leaseSeconds: number;
+                };
+            };
+            running: {
+                /** @description The job name (its queue). */
+                job: string;
+                /** Format: uuid */
+                jobId: string;
+                /** @description The job's payload: the record it works on (ids only). */
+                record: unknown;
+                /** @description 0 on the first attempt. */
+                retryCount: number;
+                /** Format: date-time */
+                startedAt: string;
+            }[];
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description `silent`: not seen for `PARLEY_WORKER_TIMEOUT_SECONDS`; a live worker takes over its jobs at its next heartbeat.
+             * @enum {string}
+             */
+            status: "live" | "silent";
+            version: string;
+        };
+        WorkerInput: {
+            host: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+            pid: number;
+            /** @description Each queue it works: jobs at once, and the lease of one attempt. */
+            queues: {
+                [key: string]: {
+                    concurrency: number;
+                    leaseSeconds: number;
+                };
+            };
+            running: {
+                /** @description The job name (its queue). */
+                job: string;
+                /** Format: uuid */
+                jobId: string;
+                /** @description The job's payload: the record it works on (ids only). */
+                record: unknown;
+                /** @description 0 on the first attempt. */
+                retryCount: number;
+                /** Format: date-time */
+                startedAt: string;
+            }[];
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description `silent`: not seen for `PARLEY_WORKER_TIMEOUT_SECONDS`; a live worker takes over its jobs at its next heartbeat.
+             * @enum {string}
+             */
+            status: "live" | "silent";
+            version: string;
         };
         /**
          * @example {

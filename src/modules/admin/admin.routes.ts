@@ -1,5 +1,6 @@
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
+import { listWorkers } from '../../jobs/fleet.js';
 import { createApiKey, listApiKeys, presentApiKey, presentCreatedApiKey, revokeApiKey } from '../api-keys/index.js';
 import { createWorkspace, listWorkspaces, presentWorkspace, workspaceSchema } from '../workspaces/index.js';
 import {
@@ -10,6 +11,7 @@ import {
   createWorkspaceBodySchema,
   keyIdParamsSchema,
   workspaceIdParamsSchema,
+  workerListSchema,
   workspaceListSchema,
 } from './admin.schemas.js';
 
@@ -95,6 +97,27 @@ export function adminRoutes(authenticator: KeyAuthenticator) {
         authenticator.forget(row.id);
         return presentApiKey(row);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/admin/workers',
+      auth: 'admin',
+      tags,
+      summary: 'List the job workers of the deployment and what each runs',
+      description:
+        `${disabledNote} One entry per process that works jobs (\`parley worker\`, \`parley serve\` without ` +
+        '`--no-worker`), oldest first: its queues with concurrency and lease, the jobs it runs now, and when it ' +
+        'was last seen. A worker refreshes its entry every `PARLEY_WORKER_HEARTBEAT_SECONDS` and removes it when ' +
+        'it stops; one silent for `PARLEY_WORKER_TIMEOUT_SECONDS` is `silent` until a live worker takes over ' +
+        'its jobs and removes it.',
+      errors: [404],
+      response: workerListSchema,
+      handler: async ({ ctx }) =>
+        (await listWorkers(ctx.db, ctx.config.jobs.workerTimeoutSeconds)).map((w) => ({
+          ...w,
+          startedAt: w.startedAt.toISOString(),
+          lastSeenAt: w.lastSeenAt.toISOString(),
+        })),
     }),
   ];
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import type { Metrics } from '../../http/metrics.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { defineRoute } from '../../http/route.js';
 import { healthSchema, metricsSchema, openApiSchema, readySchema } from './system.schemas.js';
 import { readiness as checkReadiness } from './system.service.js';
@@ -9,7 +10,7 @@ import { readiness as checkReadiness } from './system.service.js';
 const tags = ['Operations'];
 
 /** Health, readiness, metrics and the OpenAPI document: no key, not rate limited. */
-export function systemRoutes(app: FastifyInstance, database: Database, metrics: Metrics) {
+export function systemRoutes(app: FastifyInstance, database: Database, queue: JobQueue, metrics: Metrics, workerTimeoutSeconds: number) {
   return [
     defineRoute({
       method: 'GET',
@@ -28,12 +29,17 @@ export function systemRoutes(app: FastifyInstance, database: Database, metrics: 
       rateLimited: false,
       tags,
       summary: 'Readiness: database reachable and every migration applied',
-      description: 'Answers 503 with the error body and the reason while not ready.',
+      description:
+        'Answers 503 with the error body and the reason while not ready. Answers 200 with `status: ' +
+        "'degraded'` and a `reason` when jobs are due and no job worker has been seen for " +
+        '`PARLEY_WORKER_TIMEOUT_SECONDS`: this process still serves (a load balancer keeps it), but ' +
+        'ingestion, generation and Refine wait until a worker runs.',
       errors: [503],
       response: readySchema,
       handler: async () => {
-        const readiness = await checkReadiness(database);
+        const readiness = await checkReadiness(database, queue, workerTimeoutSeconds);
         if (!readiness.ready) throw new AppError('service_unavailable', `not ready: ${readiness.reason}`);
+        if (readiness.degraded) return { status: 'degraded' as const, database: database.kind, reason: readiness.degraded };
         return { status: 'ready' as const, database: database.kind };
       },
     }),

@@ -5,8 +5,23 @@ export const healthSchema = z
   .meta({ examples: [{ status: 'ok' }] });
 
 export const readySchema = z
-  .object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) })
-  .meta({ examples: [{ status: 'ready', database: 'pglite' }] });
+  .object({
+    status: z.enum(['ready', 'degraded']).meta({
+      description: '`degraded`: this process serves, but jobs are due and no job worker has been seen for `PARLEY_WORKER_TIMEOUT_SECONDS`.',
+    }),
+    database: z.enum(['pglite', 'postgres']),
+    reason: z.string().optional().meta({ description: 'Why the deployment is degraded; only with `degraded`.' }),
+  })
+  .meta({
+    examples: [
+      { status: 'ready', database: 'pglite' },
+      {
+        status: 'degraded',
+        database: 'postgres',
+        reason: 'no job worker has been seen for 95 s while 12 job(s) are due: they wait until a worker runs (parley worker, or parley serve without --no-worker)',
+      },
+    ],
+  });
 
 export const metricsSchema = z.string().meta({
   description: 'Prometheus text exposition format.',
