@@ -9,9 +9,10 @@
 //   npm run bench:bulk-generation
 //   BENCH_BACKENDS=pglite|postgres      one backend (default: PGlite and, when reachable, PostgreSQL)
 //   BENCH_KNOWLEDGE_CONCURRENCY=n       knowledge jobs at once in the worker (default: Parley's, 2)
-import { type FakeSite, startFakeSite } from '../test/support/fake-site.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pageHtml, TOPICS } from '../test/generation/overlapping-pages.js';
-import { abortRun, availableBackends, exitOnSignals, ingestServerEnv, onServer, positiveIntEnv, type RunningServer, sleep, waitForIngestion, writeResults } from './support.js';
+import { abortRun, availableBackends, exitOnSignals, ingestServerEnv, LOOPBACK, onServer, positiveIntEnv, type RunningServer, sleep, waitForIngestion, writeResults } from './support.js';
 
 const AIM = { completed: 50, failed: 0 };
 const SCENARIOS = ['3 articles', 'empty folder'] as const;
@@ -39,6 +40,29 @@ interface Job {
   error: string;
 }
 
+/** The help site on 127.0.0.1: robots.txt allows all, and the pages set by path. */
+interface HelpSite {
+  set(path: string, html: string): void;
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+async function startHelpSite(): Promise<HelpSite> {
+  const pages = new Map<string, string>([['/robots.txt', 'User-agent: *\nAllow: /\n']]);
+  const server = createServer((req, res) => {
+    const body = pages.get(req.url ?? '/');
+    if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    else res.writeHead(200, { 'content-type': req.url === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, LOOPBACK, resolve));
+  const origin = `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`;
+  return {
+    set: (path, html) => void pages.set(path, html),
+    url: (path) => `${origin}${path}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** One JSON request with the server's key; throws on an unexpected status. */
 async function call<T>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${path}`, {
@@ -63,8 +87,11 @@ async function waitForJobs(server: RunningServer, jobIds: string[]): Promise<Job
 }
 
 /** One bulk request of the fifty pages into a new folder (of the scenario's start), measured. */
-async function runScenario(server: RunningServer, site: FakeSite, scenario: Scenario): Promise<Run> {
+async function runScenario(server: RunningServer, site: HelpSite, scenario: Scenario): Promise<Run> {
   const folder = await call<{ id: string }>(server, 'POST', '/v2/hc-folders/public', { title: `Help (${scenario})`, description: 'Returns, shipping and payment' });
+  // Each start has an agent of its own folder, so that its jobs do not see the other start's articles.
+  const agent = await call<{ id: string }>(server, 'POST', '/v2/bots/public', { name: `Help agent (${scenario})` });
+  await call(server, 'POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
   if (scenario === '3 articles') {
     for (const { article } of TOPICS) {
       await call(server, 'POST', '/v2/hc-articles/public', { ...article, agentInstruction: '', escalation: false, parentFolderId: folder.id });
@@ -82,6 +109,7 @@ async function runScenario(server: RunningServer, site: FakeSite, scenario: Scen
   const began = performance.now();
   const { jobs: queued } = await call<{ jobs: { backgroundJobId: string }[] }>(server, 'POST', '/v2/knowledge/public/bulk', {
     documentIds: addedDocumentIds,
+    botId: agent.id,
     isDraft: false,
   });
   const jobs = await waitForJobs(server, queued.map((j) => j.backgroundJobId));
@@ -130,7 +158,7 @@ async function main(): Promise<number> {
   watchdog.unref();
   const serverEnv = ingestServerEnv();
   if (process.env.BENCH_KNOWLEDGE_CONCURRENCY) serverEnv.PARLEY_KNOWLEDGE_CONCURRENCY = String(positiveIntEnv('BENCH_KNOWLEDGE_CONCURRENCY', 2));
-  const site = await startFakeSite({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' } });
+  const site = await startHelpSite();
   const reports: Report[] = [];
   try {
     for (const backend of await availableBackends(serverEnv)) {
