@@ -1,6 +1,7 @@
 import type { ExistingArticle, GeneratedArticle, GenerationInput, GenerationOutput } from '../../ai/contracts/generate-knowledge.js';
 import { LlmError, NO_USAGE, type TokenUsage } from '../../ai/index.js';
 import { emit, inTransaction, onBehalfOf, type WorkspaceContext } from '../../context.js';
+import { withLocks } from '../../db/key-locks.js';
 import type { OrphanSweep } from '../../jobs/job.js';
 import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
@@ -12,6 +13,7 @@ import {
   findOpenDraft,
   folderChoices,
   getArticle,
+  getArticlesByIds,
   searchKnowledge,
   updateArticleContent,
 } from '../knowledge/index.js';
@@ -89,8 +91,35 @@ async function generate(ctx: WorkspaceContext, job: KnowledgeJobRow): Promise<Jo
 
   const query = `${titleHint ?? ''}\n${text.slice(0, QUERY_CHARS)}`;
   const hits = await searchKnowledge(ctx, { query, agentId: job.botId ?? undefined, limit: CANDIDATE_ARTICLES });
-  const candidates = hits.map((h) => h.article);
-  if (linkable && !candidates.some((a) => a.id === linkable.id)) candidates.unshift(linkable);
+  const found = hits.map((h) => h.article.id);
+  if (linkable && !found.includes(linkable.id)) found.unshift(linkable.id);
+  // Jobs that may update the same article take turns from here to their write, so that each one
+  // merges into what the one before it wrote: the candidates are read again once they are held.
+  return withLocks(ctx.db, found.map((id) => articleLockKey(ctx.workspaceId, id)), async (db) => {
+    const held = { ...ctx, db };
+    return decideAndWrite(held, job, { text, titleHint, source, own, candidates: await getArticlesByIds(held, found) });
+  });
+}
+
+/** What a job decides from: its text and source, and the candidates as read under their locks. */
+interface JobText {
+  text: string;
+  titleHint: string | null;
+  source: SourceRow | undefined;
+  /** The source's own article (made from it), which the text rewrites. */
+  own: ArticleRow | undefined;
+  candidates: ArticleRow[];
+}
+
+/**
+ * The lock a job holds on a candidate article from reading it to its write (db/key-locks.ts). An
+ * editor's change takes no lock: a job whose article changed meanwhile still fails (apply).
+ */
+const articleLockKey = (workspaceId: string, articleId: string) => `parley.article:${workspaceId}:${articleId}`;
+
+/** Decides (the model or the built-in engine) and writes; returns the result it recorded. */
+async function decideAndWrite(ctx: WorkspaceContext, job: KnowledgeJobRow, read: JobText): Promise<JobResult> {
+  const { text, titleHint, source, own, candidates } = read;
   const folders = await folderChoices(ctx, job.botId ?? undefined);
   // With no folder and no article, adding is the only thing a job could do: it says what is missing
   // rather than ending as DO_NOTHING (docs/ai.md).
