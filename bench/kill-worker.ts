@@ -12,6 +12,7 @@
 // npm run bench:kill-worker -- [--pages 1000] [--lease 30] [--supervise 10] [--phase all|throughput|kill]
 // (env BENCH_PAGES, BENCH_LEASE_SECONDS, BENCH_SUPERVISE_SECONDS). The lease is set on the worker
 // processes only and the supervision interval on all four, where the README says to set them.
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { extractContent } from '../src/ingest/extract/index.js';
@@ -398,10 +399,10 @@ const seconds = (value: number | undefined) => (value === undefined ? 'none' : `
 const perMinute = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /** The Markdown table of the run. */
-function table(settings: Settings, throughputs: ThroughputReport[], kill: KillReport | undefined, postgres: string): string[] {
+function table(settings: Settings, throughputs: ThroughputReport[], kill: KillReport | undefined, setting: string): string[] {
   const bound = settings.leaseSeconds + settings.superviseSeconds;
   const lines = [
-    `${settings.pages} generated help-center pages on 127.0.0.1, ${postgres}; default politeness (PARLEY_INGEST_PER_HOST 2, ` +
+    `${settings.pages} generated help-center pages on 127.0.0.1, ${setting}; default politeness (PARLEY_INGEST_PER_HOST 2, ` +
       'PARLEY_INGEST_HOST_DELAY_MS 100, PARLEY_INGEST_CONCURRENCY 8, per worker process). Kill phase: 2 × `parley serve --no-worker` + ' +
       `2 × \`parley worker\`, PARLEY_INGEST_LEASE_SECONDS=${settings.leaseSeconds} on the workers, PARLEY_JOB_SUPERVISE_SECONDS=${settings.superviseSeconds} on all four, ` +
       'retry delay at its default (PARLEY_INGEST_RETRY_DELAY_SECONDS 10, with backoff).',
@@ -426,7 +427,7 @@ function table(settings: Settings, throughputs: ThroughputReport[], kill: KillRe
     `| records whose text is not the page's | ${d.wrongText} | 0 |`,
     `| killed | after ${kill.killedAfter.completed} COMPLETED, ${kill.killedAfter.seconds.toFixed(1)} s in | about a third |`,
     `| jobs taken over | ${kill.takenOver} (${kill.takeoverLines} "job taken over" lines) | the killed worker's in-flight jobs (${kill.inFlight} active at the kill, both workers) |`,
-    `| pages fetched twice | ${kill.fetchedTwice} | only taken-over pages: ${kill.fetchedTwiceExplained} of them are |`,
+    `| pages fetched twice | ${kill.fetchedTwice} (${kill.fetchedTwiceExplained} of them pages of taken-over jobs) | only pages of the killed worker's in-flight jobs |`,
     `| kill → first taken-over lease ends | ${seconds(kill.firstLeaseEnd)} | ≤ lease ${settings.leaseSeconds} s |`,
     `| kill → supervision puts them back | ${seconds(kill.backInQueue)} | |`,
     `| kill → first "job taken over" line | ${seconds(kill.firstTakeoverLine)} | ≤ lease + one supervision interval = ${bound} s${overBy} |`,
@@ -439,6 +440,7 @@ function table(settings: Settings, throughputs: ThroughputReport[], kill: KillRe
 
 async function main(): Promise<number> {
   const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0]!;
   const settings = readSettings();
   const adminUrl = await findPostgres();
   if (!adminUrl) throw new Error('no PostgreSQL reachable (DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres)');
@@ -477,7 +479,9 @@ async function main(): Promise<number> {
   const kill = settings.phase === 'throughput' ? undefined : await killPhase(adminUrl, siteLog, urls, settings, env);
   site.close();
 
-  const lines = table(settings, throughputs, kill, postgres);
+  // The machine is shared: its load says how far the throughput figures are the code's own.
+  const load = `${os.availableParallelism()} cores, load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0]!.toFixed(1)} at the end`;
+  const lines = table(settings, throughputs, kill, `${postgres}, ${load}`);
   if (kill?.workerWarnings.length) lines.push('', `Other warnings of the workers: ${[...new Set(kill.workerWarnings)].join('; ')}`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
   await writeResults('kill-worker', startedAt, { settings, postgres, throughputs, kill, table: lines.join('\n') });
