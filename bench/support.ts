@@ -157,6 +157,8 @@ export interface StartServerOptions {
   nodeArgs?: string[];
   /** A key of the database's workspace, when the server starts on a database it bootstrapped before (it prints none then). */
   apiKey?: string;
+  /** Arguments after `serve --port N`, e.g. `--no-worker` for an API process beside `parley worker`s. */
+  args?: string[];
 }
 
 /** The benchmark's environment without the variables that would change how the server runs. */
@@ -257,7 +259,7 @@ async function createKeyWithCli(workspaceId: string, env: Record<string, string>
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://${LOOPBACK}:${port}`;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/parley.js', 'serve', '--port', String(port)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/parley.js', 'serve', '--port', String(port), ...(options.args ?? [])], {
     cwd: ROOT,
     env: cleanEnv({ HOST: LOOPBACK, ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -298,6 +300,76 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     pid: child.pid ?? -1,
     problems,
     running: () => child.exitCode === null && child.signalCode === null,
+    stop: (graceMs = 30_000) => stopChild(child, graceMs),
+  };
+}
+
+export interface RunningWorker {
+  readonly pid: number;
+  readonly problems: ServerProblems;
+  running(): boolean;
+  /** Sends `signal` (SIGKILL: a worker dying mid-job) and resolves once the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<ServerExit>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<ServerExit>;
+}
+
+export interface StartWorkerOptions {
+  /** Variables added to a clean environment, as for startServer (a worker needs DATABASE_URL: it has no data folder of its own to share). */
+  env: Record<string, string>;
+  readyTimeoutMs?: number;
+  /** Called with every line the worker logs on stdout (its JSON log), for benchmarks that read its job lines. */
+  onLog?: (line: string) => void;
+}
+
+const WORKER_STARTED = /"msg":"job worker started"/;
+
+/**
+ * Starts `node bin/parley.js worker` (jobs only, no HTTP) and waits for its `job worker started`
+ * line, the sign that it polls (docs/operations.md). Kills the child if it does not come.
+ */
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const child = spawn(process.execPath, ['bin/parley.js', 'worker'], {
+    cwd: ROOT,
+    env: cleanEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const problems: ServerProblems = { logs: [], stderr: [] };
+  let started = false;
+  readLines(child.stdout!, (line) => {
+    if (WORKER_STARTED.test(line)) started = true;
+    if (isProblemLog(line)) problems.logs.push(line);
+    options.onLog?.(line);
+  });
+  readLines(child.stderr!, (line) => {
+    if (line.trim() && !BUILD_NOTICE.test(line)) problems.stderr.push(line);
+  });
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
+  while (!started) {
+    const failure =
+      child.exitCode !== null || child.signalCode !== null
+        ? `worker exited early (code ${child.exitCode}, signal ${child.signalCode}):\n${problems.stderr.slice(-20).join('\n')}`
+        : Date.now() > deadline
+          ? 'worker did not log "job worker started" in time'
+          : undefined;
+    if (failure) {
+      await stopChild(child, 5000);
+      throw new Error(failure);
+    }
+    await sleep(100);
+  }
+  return {
+    pid: child.pid ?? -1,
+    problems,
+    running: () => child.exitCode === null && child.signalCode === null,
+    kill: async (signal) => {
+      const done = exited(child);
+      child.kill(signal);
+      const exit = await done;
+      children.delete(child);
+      return { ...exit, killed: signal === 'SIGKILL' };
+    },
     stop: (graceMs = 30_000) => stopChild(child, graceMs),
   };
 }

@@ -30,14 +30,65 @@ ${paragraphs.map((p, n) => (n === 3 ? `<h2>Step by step</h2><ol><li>${p}</li><li
 <footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
 }
 
-/** Serves /articles/<i> and an open robots.txt on a free loopback port. */
-export async function startHelpSite(): Promise<{ origin: string; server: Server }> {
+/** What a benchmark asks of the site beyond the default (any /articles/<i>, nothing else). */
+export interface HelpSiteOptions {
+  /**
+   * A site of exactly this many articles that a crawl can find: a home page linking the topics,
+   * one page per topic listing its articles, and a sitemap named in robots.txt; /articles/<i> at
+   * or past the count answer 404.
+   */
+  pages?: number;
+  /** Called with the path of every request, when it arrives (the kill bench counts pages fetched twice). */
+  onRequest?: (path: string) => void;
+}
+
+/** The home page: the topics, as a help center's front page lists its categories. */
+function homePage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example Help Center</title></head><body>
+<header><a href="/">Example</a></header><main><h1>How can we help?</h1><ul>${TOPICS.map((t) => `<li><a href="/topics/${t}">${t}</a></li>`).join('')}</ul></main></body></html>`;
+}
+
+/** A topic's page: links to every article of that topic among the first `pages`. */
+function topicPage(topic: string, pages: number): string {
+  const index = TOPICS.indexOf(topic);
+  const links: string[] = [];
+  for (let i = index; i < pages; i += TOPICS.length) links.push(`<li><a href="/articles/${i}">How ${topic} works, part ${i}</a></li>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${topic} | Example Help Center</title></head><body>
+<header><a href="/">Example</a></header><main><h1>${topic}</h1><ul>${links.join('')}</ul></main></body></html>`;
+}
+
+/** The sitemap of the first `pages` articles. */
+function sitemap(origin: string, pages: number): string {
+  const urls = Array.from({ length: pages }, (_, i) => `<url><loc>${origin}/articles/${i}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`;
+}
+
+/**
+ * Serves /articles/<i> and an open robots.txt on a free loopback port; with `pages`, a bounded
+ * site with its home page, topic pages and sitemap (HelpSiteOptions).
+ */
+export async function startHelpSite(options: HelpSiteOptions = {}): Promise<{ origin: string; server: Server }> {
+  const { pages, onRequest } = options;
+  let origin = '';
   const server = createServer((req, res) => {
-    const match = /^\/articles\/(\d+)$/.exec(req.url ?? '');
-    if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    if (!match) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(Number(match[1])));
+    const url = req.url ?? '';
+    onRequest?.(url);
+    const html = (body: string) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    if (url === '/robots.txt') {
+      const sitemapLine = pages === undefined ? '' : `Sitemap: ${origin}/sitemap.xml\n`;
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\n${sitemapLine}`);
+    }
+    const match = /^\/articles\/(\d+)$/.exec(url);
+    if (match && (pages === undefined || Number(match[1]) < pages)) return html(page(Number(match[1])));
+    if (pages !== undefined) {
+      if (url === '/') return html(homePage());
+      const topic = /^\/topics\/([a-z]+)$/.exec(url)?.[1];
+      if (topic && TOPICS.includes(topic)) return html(topicPage(topic, pages));
+      if (url === '/sitemap.xml') return void res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap(origin, pages));
+    }
+    res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, server };
 }
