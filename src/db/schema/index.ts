@@ -8,3 +8,4 @@ export * from './rules.js';
 export * from './tools.js';
 export * from './conversations.js';
 export * from './refine.js';
+export * from './limits.js';
