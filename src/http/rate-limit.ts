@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fas
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Database, Db } from '../db/database.js';
-import { type CountedWindow, hitRateWindow } from '../db/limits.js';
+import { type CountedWindow, type RateWindowCounter, rateWindowCounter } from '../db/limits.js';
 import { AppError } from './errors.js';
 
 /** The answering routes (Generate Answer, feedback on a reply) have a budget of their own. */
@@ -77,13 +77,15 @@ export class SharedWindowCounter implements RequestCounter {
   /** Buckets over their limit: when their window ends (epoch ms of this process). */
   private readonly refusedUntil = new Map<string, number>();
   private readonly fallback: FixedWindowCounter;
+  private readonly count: RateWindowCounter;
   private warnedAt = -Infinity;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly windowMs: number,
     private readonly log: Logger,
   ) {
+    this.count = rateWindowCounter(db);
     this.fallback = new FixedWindowCounter(windowMs);
   }
 
@@ -93,7 +95,7 @@ export class SharedWindowCounter implements RequestCounter {
       if (until > now) return { count: max + 1, remainingMs: until - now };
       this.refusedUntil.delete(bucket);
     }
-    return hitRateWindow(this.db, bucket, this.windowMs).then(
+    return this.count(bucket, this.windowMs).then(
       (window) => {
         if (window.count > max) this.refuse(bucket, now + window.remainingMs, now);
         return window;

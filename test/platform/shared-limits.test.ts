@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '../../src/db/database.js';
-import { hitRateWindow, hostTurnStore, sweepLimits } from '../../src/db/limits.js';
+import { hostTurnStore, rateWindowCounter, sweepLimits } from '../../src/db/limits.js';
 import { queryRows } from '../../src/db/sql.js';
 import { SharedHostLimiter } from '../../src/ingest/crawl/shared-host-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -25,15 +25,16 @@ describe('deployment-wide limits in the database', () => {
   });
 
   it('counts the requests of a bucket from every process in one window, exactly, and starts the next one after it', async () => {
+    const counters = [rateWindowCounter(testDb.database.db), rateWindowCounter(other.db)];
     const bucket = `key:${crypto.randomUUID()}`;
-    const hits = await Promise.all(Array.from({ length: 20 }, (_, i) => hitRateWindow((i % 2 ? other : testDb.database).db, bucket, 60_000)));
+    const hits = await Promise.all(Array.from({ length: 20 }, (_, i) => counters[i % 2]!(bucket, 60_000)));
     assert.deepEqual(hits.map((h) => h.count).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
     for (const hit of hits) assert.ok(hit.remainingMs > 0 && hit.remainingMs <= 60_000, `remaining ${hit.remainingMs}`);
     const short = `key:${crypto.randomUUID()}`;
-    assert.equal((await hitRateWindow(testDb.database.db, short, 200)).count, 1);
-    assert.equal((await hitRateWindow(other.db, short, 200)).count, 2);
+    assert.equal((await counters[0]!(short, 200)).count, 1);
+    assert.equal((await counters[1]!(short, 200)).count, 2);
     await sleep(250);
-    const next = await hitRateWindow(other.db, short, 200);
+    const next = await counters[1]!(short, 200);
     assert.equal(next.count, 1, 'the window ended: the request starts the next one');
     assert.ok(next.remainingMs > 150, `a fresh window has its whole length left: ${next.remainingMs}`);
   });
@@ -105,8 +106,9 @@ describe('deployment-wide limits in the database', () => {
   it('sweeps ended windows, expired leases and idle hosts, and keeps what is live', async () => {
     const host = `site-${crypto.randomUUID()}.test`;
     const db = testDb.database.db;
-    await hitRateWindow(db, 'key:ended', 60_000);
-    await hitRateWindow(db, 'key:live', 60_000);
+    const count = rateWindowCounter(db);
+    await count('key:ended', 60_000);
+    await count('key:live', 60_000);
     await db.execute(sql`UPDATE rate_limit_windows SET started_at = now() - interval '2 minutes' WHERE bucket = 'key:ended'`);
     await db.execute(
       sql`INSERT INTO politeness_slots (host, slot, holder, expires_at) VALUES (${host}, 0, 'gone', now() - interval '1 second'), (${host}, 1, 'live', now() + interval '1 minute')`,
