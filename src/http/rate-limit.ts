@@ -173,7 +173,7 @@ export function registerRateLimit(app: FastifyInstance, options: Config['rateLim
         done(new AppError('too_many_requests', `rate limit of ${max} requests per ${window} exceeded; retry later`));
       };
       const counted = counter.hit(bucketOf(request, budget), Date.now(), max);
-      if (counted instanceof Promise) void counted.then(decide);
+      if (counted instanceof Promise) counted.then(decide, (error: Error) => done(error));
       else decide(counted);
     };
   };
