@@ -8,7 +8,7 @@ import type { AppDeps } from './http/deps.js';
 import { registerErrorRenderer, renderClientError, renderFailedExpectation, renderFrameworkError } from './http/error-renderer.js';
 import { Metrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { createRequestCounter, registerRateLimit } from './http/rate-limit.js';
 import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const authenticator = new KeyAuthenticator(deps);
   registerAuth(app, deps, authenticator);
-  registerRateLimit(app, config.rateLimit);
+  registerRateLimit(app, config.rateLimit, createRequestCounter(deps.database, config, log));
 
   registerRoutes(app, deps, [
     ...systemRoutes(app, deps.database, queue, metrics, config.jobs.workerTimeoutSeconds),

@@ -13,6 +13,7 @@ import { EventBus, type RegisteredListener } from './events/bus.js';
 import { eventListeners } from './events/registry.js';
 import { createOutbound, type Outbound } from './ingest/runtime.js';
 import { type Database, openDatabase, pgliteFolder } from './db/database.js';
+import { hostTurnStore } from './db/limits.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { migrateDatabase } from './db/migrate.js';
 import { enableVectorSupport } from './db/vector.js';
@@ -122,7 +123,7 @@ export function createPorts(options: PortsOptions): Ports {
     db: database.db,
     queue,
     llm: options.llm ?? createLlm(config, options.cpuPool),
-    outbound: options.outbound ?? createOutbound(config, options.cpuPool),
+    outbound: options.outbound ?? createOutbound(config, options.cpuPool, database.kind === 'postgres' ? hostTurnStore(database.db) : undefined),
     events: new EventBus([...eventListeners, ...(options.listeners ?? [])], log),
     clock: options.clock ?? systemClock,
     log,

@@ -27,6 +27,8 @@ const envSchema = z.object({
   PARLEY_UPLOAD_LIMIT_BYTES: positiveInt.default(25 * 1024 * 1024),
   PARLEY_RATE_LIMIT_MAX: positiveInt.default(1200),
   PARLEY_RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
+  PARLEY_RATE_LIMIT_ANSWER_MAX: positiveInt.optional(),
+  PARLEY_RATE_LIMIT_SCOPE: z.enum(['deployment', 'process']).default('deployment'),
   PARLEY_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   PARLEY_WORKER_CONCURRENCY: positiveInt.default(4),
   PARLEY_JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
@@ -93,7 +95,17 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Largest file accepted by a multipart upload route. */
   readonly uploadLimitBytes: number;
-  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  /** Requests per key per window: `max` on every limited route, `answerMax` on the answering routes (their own budget). */
+  readonly rateLimit: {
+    readonly max: number;
+    readonly answerMax: number;
+    readonly windowMs: number;
+    /**
+     * `deployment`: on PostgreSQL the windows are counted in the database for every process at
+     * once; `process`: each process counts its own (embedded mode always does).
+     */
+    readonly scope: 'deployment' | 'process';
+  };
   readonly authCacheMs: number;
   readonly jobs: {
     readonly concurrency: number;
@@ -119,7 +131,10 @@ export interface Config {
   readonly ingest: {
     /** Ingestion jobs run at once in each worker process. */
     readonly concurrency: number;
-    /** Requests at once to one host, and the pause between two starts on one host. */
+    /**
+     * Requests at once to one host, and the pause between two starts on one host: for the whole
+     * deployment on PostgreSQL, per process when embedded.
+     */
     readonly perHost: number;
     readonly hostDelayMs: number;
     /** A job not finished within this is retried by another worker (a killed worker's job comes back). */
@@ -208,7 +223,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.PARLEY_LOG_LEVEL,
     bodyLimitBytes: e.PARLEY_BODY_LIMIT_BYTES,
     uploadLimitBytes: e.PARLEY_UPLOAD_LIMIT_BYTES,
-    rateLimit: Object.freeze({ max: e.PARLEY_RATE_LIMIT_MAX, windowMs: e.PARLEY_RATE_LIMIT_WINDOW_MS }),
+    rateLimit: Object.freeze({
+      max: e.PARLEY_RATE_LIMIT_MAX,
+      answerMax: e.PARLEY_RATE_LIMIT_ANSWER_MAX ?? e.PARLEY_RATE_LIMIT_MAX,
+      windowMs: e.PARLEY_RATE_LIMIT_WINDOW_MS,
+      scope: e.PARLEY_RATE_LIMIT_SCOPE,
+    }),
     authCacheMs: e.PARLEY_AUTH_CACHE_MS,
     jobs: Object.freeze({
       concurrency: e.PARLEY_WORKER_CONCURRENCY,

@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Database, Db } from '../db/database.js';
+import { type CountedWindow, type RateWindowCounter, rateWindowCounter } from '../db/limits.js';
 import { AppError } from './errors.js';
+
+/** The answering routes (Generate Answer, feedback on a reply) have a budget of their own. */
+export type RateLimitBudget = 'answer';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `false`: the route is not rate limited (operations endpoints). */
-    rateLimit?: false;
+    /** `false`: the route is not rate limited (operations endpoints); `answer`: the answering budget. */
+    rateLimit?: false | RateLimitBudget;
   }
 }
 
@@ -17,16 +24,24 @@ interface Window {
 }
 
 /**
- * Fixed-window request counters, one per key. A window starts with the first request of a key and
- * lasts `windowMs`; the request that ends it starts the next one.
+ * Where a process counts requests: in its memory (embedded mode) or in the database, for every
+ * process of the deployment. An in-memory count answers synchronously (no promise per request).
  */
-export class FixedWindowCounter {
+export interface RequestCounter {
+  /** Counts one request of `bucket` at `now` (epoch ms) against `max`; the count includes it. */
+  hit(bucket: string, now: number, max: number): CountedWindow | Promise<CountedWindow>;
+}
+
+/**
+ * Fixed-window request counters, one per key, in this process. A window starts with the first
+ * request of a key and lasts `windowMs`; the request that ends it starts the next one.
+ */
+export class FixedWindowCounter implements RequestCounter {
   private readonly windows = new Map<string, Window>();
 
   constructor(private readonly windowMs: number) {}
 
-  /** Counts one request of `key` at `now` (epoch ms); returns its window (count includes this request). */
-  hit(key: string, now: number): Window {
+  hit(key: string, now: number): CountedWindow {
     let window = this.windows.get(key);
     if (!window) {
       if (this.windows.size >= MAX_WINDOWS) this.makeRoom(now);
@@ -37,12 +52,7 @@ export class FixedWindowCounter {
       window.startedAt = now;
     }
     window.count += 1;
-    return window;
-  }
-
-  /** Milliseconds left in `window` at `now`. */
-  remainingMs(window: Window, now: number): number {
-    return this.windowMs - (now - window.startedAt);
+    return { count: window.count, remainingMs: this.windowMs - (now - window.startedAt) };
   }
 
   private makeRoom(now: number): void {
@@ -53,6 +63,67 @@ export class FixedWindowCounter {
     const oldest = this.windows.keys().next();
     if (!oldest.done) this.windows.delete(oldest.value);
   }
+}
+
+/**
+ * The same fixed windows counted in PostgreSQL (db/limits.ts), so a key's limit holds for the
+ * deployment however many API processes serve it: one upsert per request. A bucket found over its
+ * limit is refused from memory until its window ends (a count only grows within a window), so a
+ * client hammering past its limit costs the database nothing. When the statement fails, the request
+ * is counted in this process instead (the limit then holds per process, as embedded) with a warning
+ * at most once a window: a database hiccup never turns a request into a 500 or lets it through uncounted.
+ */
+export class SharedWindowCounter implements RequestCounter {
+  /** Buckets over their limit: when their window ends (epoch ms of this process). */
+  private readonly refusedUntil = new Map<string, number>();
+  private readonly fallback: FixedWindowCounter;
+  private readonly count: RateWindowCounter;
+  private warnedAt = -Infinity;
+
+  constructor(
+    db: Db,
+    private readonly windowMs: number,
+    private readonly log: Logger,
+  ) {
+    this.count = rateWindowCounter(db);
+    this.fallback = new FixedWindowCounter(windowMs);
+  }
+
+  hit(bucket: string, now: number, max: number): CountedWindow | Promise<CountedWindow> {
+    const until = this.refusedUntil.get(bucket);
+    if (until !== undefined) {
+      if (until > now) return { count: max + 1, remainingMs: until - now };
+      this.refusedUntil.delete(bucket);
+    }
+    return this.count(bucket, this.windowMs).then(
+      (window) => {
+        if (window.count > max) this.refuse(bucket, now + window.remainingMs, now);
+        return window;
+      },
+      (error: unknown) => {
+        if (now - this.warnedAt >= this.windowMs) {
+          this.warnedAt = now;
+          this.log.warn({ err: error }, 'the shared rate-limit count failed; counting in this process until it answers again');
+        }
+        return this.fallback.hit(bucket, now);
+      },
+    );
+  }
+
+  private refuse(bucket: string, until: number, now: number): void {
+    if (this.refusedUntil.size >= MAX_WINDOWS) {
+      for (const [key, end] of this.refusedUntil) if (end <= now) this.refusedUntil.delete(key);
+      const oldest = this.refusedUntil.keys().next();
+      if (this.refusedUntil.size >= MAX_WINDOWS && !oldest.done) this.refusedUntil.delete(oldest.value);
+    }
+    this.refusedUntil.set(bucket, until);
+  }
+}
+
+/** The counter of a process: shared on PostgreSQL unless PARLEY_RATE_LIMIT_SCOPE=process, in memory when embedded. */
+export function createRequestCounter(database: Database, config: Config, log: Logger): RequestCounter {
+  const { windowMs, scope } = config.rateLimit;
+  return database.kind === 'postgres' && scope === 'deployment' ? new SharedWindowCounter(database.db, windowMs, log) : new FixedWindowCounter(windowMs);
 }
 
 const UNITS: readonly [name: string, ms: number][] = [
@@ -73,36 +144,45 @@ export function spokenDuration(ms: number): string {
   return `${ms < 0 ? '-' : ''}${count} ${unit[0]}${count !== 1 ? 's' : ''}`;
 }
 
-function bucketOf(request: FastifyRequest): string {
-  return request.principal ? `key:${request.principal.apiKeyId}` : `ip:${request.ip}`;
+function bucketOf(request: FastifyRequest, budget: RateLimitBudget | undefined): string {
+  const base = request.principal ? `key:${request.principal.apiKeyId}` : `ip:${request.ip}`;
+  return budget ? `${base}:${budget}` : base;
 }
 
 /**
  * Rate limit per API key (per client IP without one) on every route registered after this call,
- * unless it declares `rateLimit: false`. Runs after the route's own preParsing checks; answers 429
- * with Retry-After and sets the x-ratelimit-* headers. A synchronous hook: no promise per request.
+ * unless it declares `rateLimit: false`; routes declaring `rateLimit: 'answer'` count against the
+ * key's answering budget instead. Runs after the route's own preParsing checks; answers 429 with
+ * Retry-After and sets the x-ratelimit-* headers.
  */
-export function registerRateLimit(app: FastifyInstance, options: { max: number; windowMs: number }): void {
-  const { max } = options;
-  const counter = new FixedWindowCounter(options.windowMs);
-  const limit: preParsingHookHandler = (request, reply, payload, done) => {
-    const now = Date.now();
-    const window = counter.hit(bucketOf(request), now);
-    const resetS = Math.ceil(counter.remainingMs(window, now) / 1000);
-    reply.header('x-ratelimit-limit', max);
-    if (window.count <= max) {
-      reply.header('x-ratelimit-remaining', max - window.count);
-      reply.header('x-ratelimit-reset', resetS);
-      done(null, payload);
-      return;
-    }
-    reply.header('x-ratelimit-remaining', 0);
-    reply.header('x-ratelimit-reset', resetS);
-    reply.header('retry-after', resetS);
-    done(new AppError('too_many_requests', `rate limit of ${max} requests per ${spokenDuration(resetS * 1000)} exceeded; retry later`));
+export function registerRateLimit(app: FastifyInstance, options: Config['rateLimit'], counter: RequestCounter): void {
+  const window = spokenDuration(options.windowMs);
+  const limiter = (budget: RateLimitBudget | undefined): preParsingHookHandler => {
+    const max = budget === 'answer' ? options.answerMax : options.max;
+    return (request, reply, payload, done) => {
+      const decide = ({ count, remainingMs }: CountedWindow): void => {
+        const resetS = Math.max(1, Math.ceil(remainingMs / 1000));
+        reply.header('x-ratelimit-limit', max);
+        reply.header('x-ratelimit-remaining', Math.max(0, max - count));
+        reply.header('x-ratelimit-reset', resetS);
+        if (count <= max) {
+          done(null, payload);
+          return;
+        }
+        reply.header('retry-after', resetS);
+        done(new AppError('too_many_requests', `rate limit of ${max} requests per ${window} exceeded; retry later`));
+      };
+      const counted = counter.hit(bucketOf(request, budget), Date.now(), max);
+      if (counted instanceof Promise) counted.then(decide, (error: Error) => done(error));
+      else decide(counted);
+    };
   };
+  const general = limiter(undefined);
+  const answering = limiter('answer');
   app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit === false) return;
+    const budget = route.config?.rateLimit;
+    if (budget === false) return;
+    const limit = budget === 'answer' ? answering : general;
     const own = route.preParsing;
     route.preParsing = own === undefined ? [limit] : Array.isArray(own) ? [...own, limit] : [own, limit];
   });

@@ -5,6 +5,7 @@ import { contextForRequest, type ProcessContext, type WorkspaceContext } from '.
 import { AppError, errorBodySchema } from './errors.js';
 import type { AppDeps } from './deps.js';
 import { readUpload, type Upload, type UploadDeclaration, uploadJsonSchema } from './multipart.js';
+import type { RateLimitBudget } from './rate-limit.js';
 
 /** Schema key carrying a multipart route's OpenAPI body; openapi.ts moves it into place. */
 export const UPLOAD_BODY_KEY = 'x-upload-body';
@@ -57,8 +58,11 @@ export interface RouteDeclaration<
    * the exact wire shape; the schema still documents the answer and tests check it.
    */
   serializer?: 'schema' | 'presenter';
-  /** Operations routes are not rate limited. */
-  rateLimited?: boolean;
+  /**
+   * `false`: not rate limited (operations routes); `answer`: counted against the key's answering
+   * budget (PARLEY_RATE_LIMIT_ANSWER_MAX) instead of the general one.
+   */
+  rateLimit?: false | RateLimitBudget;
   hidden?: boolean;
   handler: (input: {
     ctx: ContextFor<A>;
@@ -190,7 +194,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
     typed.route({
       method: route.method,
       url: route.url,
-      config: { auth: route.auth, rateLimit: route.rateLimited === false ? false : undefined },
+      config: { auth: route.auth, rateLimit: route.rateLimit },
       serializerCompiler: route.serializer === 'presenter' ? presenterSerializerCompiler : responseSerializerCompiler,
       schema: {
         summary: route.summary,

@@ -1,5 +1,7 @@
 import type { Config } from '../config/config.js';
-import { HostLimiter } from './crawl/crawler.js';
+import type { HostTurnStore } from '../db/limits.js';
+import { HostLimiter, type HostPoliteness } from './crawl/host-limiter.js';
+import { SharedHostLimiter } from './crawl/shared-host-limiter.js';
 import { RobotsCache } from './crawl/robots.js';
 import type { LinkScan } from './crawl/links.js';
 import type { Extracted, ExtractInput } from './extract/index.js';
@@ -8,12 +10,13 @@ import type { CpuPool } from '../workers/pool.js';
 
 /**
  * The outbound side of one process: one safeFetch (one connection pool), one robots.txt cache and
- * one per-host limiter shared by every ingestion job and deep crawl, so politeness holds across them.
+ * one per-host limiter shared by every ingestion job and deep crawl, so politeness holds across them
+ * (and, on PostgreSQL, across every process of the deployment).
  */
 export interface Outbound {
   readonly fetch: SafeFetch;
   readonly robots: RobotsCache;
-  readonly limiter: HostLimiter;
+  readonly limiter: HostPoliteness;
   readonly userAgent: string;
   /** Extraction of fetched or uploaded bytes, in the CPU pool (off the event loop). */
   readonly extract: (input: ExtractInput, options?: { signal?: AbortSignal }) => Promise<Extracted>;
@@ -23,8 +26,11 @@ export interface Outbound {
   close(): Promise<void>;
 }
 
-/** The `outbound` port of a process, built once at start (a test app builds its own). */
-export function createOutbound(config: Config, pool: CpuPool): Outbound {
+/**
+ * The `outbound` port of a process, built once at start (a test app builds its own). With `hostTurns`
+ * (the database's, on PostgreSQL) politeness holds for the deployment; without, for this process.
+ */
+export function createOutbound(config: Config, pool: CpuPool, hostTurns?: HostTurnStore): Outbound {
   const fetch = createSafeFetch({
     allowPrivate: config.fetch.allowPrivate,
     userAgent: config.fetch.userAgent,
@@ -32,10 +38,11 @@ export function createOutbound(config: Config, pool: CpuPool): Outbound {
     maxBytes: config.fetch.maxBytes,
     maxRedirects: 5,
   });
+  const politeness = { perHost: config.ingest.perHost, delayMs: config.ingest.hostDelayMs };
   return {
     fetch,
     robots: new RobotsCache(fetch, config.fetch.userAgent),
-    limiter: new HostLimiter({ perHost: config.ingest.perHost, delayMs: config.ingest.hostDelayMs }),
+    limiter: hostTurns ? new SharedHostLimiter(hostTurns, politeness) : new HostLimiter(politeness),
     userAgent: config.fetch.userAgent,
     extract: (input, options) => pool.run('extract', input, options),
     scanLinks: (page, signal) => pool.run('links', page, { signal }),

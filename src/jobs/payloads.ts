@@ -23,6 +23,8 @@ export interface JobPayloads {
   'refine.iterate': { workspaceId: string; iterationId: string };
   /** Every minute: fails iterations whose queue job left the queue without a result. */
   'refine.sweep': EmptyPayload;
+  /** Every ten minutes: deletes ended rate-limit windows and expired politeness leases (system). */
+  'system.limits-sweep': EmptyPayload;
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

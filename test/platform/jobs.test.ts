@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { apiKeys } from '../../src/db/schema/index.js';
+import { queryRows } from '../../src/db/sql.js';
 import { deadLetterName, registered } from '../../src/jobs/job.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
 import { JobQueue } from '../../src/jobs/queue.js';
@@ -84,6 +85,18 @@ describe('background jobs', () => {
   it('schedules the purge hourly', async () => {
     const schedules = await t.queue.engine.getSchedules();
     assert.ok(schedules.some((s) => s.name === 'api-keys.purge' && s.cron === '17 * * * *'));
+  });
+
+  it('sweeps the deployment-wide limits every ten minutes: ended windows go, live ones stay', async () => {
+    const schedules = await t.queue.engine.getSchedules();
+    assert.ok(schedules.some((s) => s.name === 'system.limits-sweep' && s.cron === '*/10 * * * *'));
+    await t.database.db.execute(
+      sql`INSERT INTO rate_limit_windows (bucket, started_at, count) VALUES ('key:ended', now() - interval '1 hour', 5), ('key:live', now(), 1)`,
+    );
+    const id = await t.queue.enqueue(t.database.db, 'system.limits-sweep', {});
+    await poll(() => t.queue.engine.getJobById('system.limits-sweep', id), (job) => job?.state === 'completed', { what: 'the limits sweep to complete' });
+    const left = await queryRows<{ bucket: string }>(t.database.db, sql`SELECT bucket FROM rate_limit_windows WHERE bucket LIKE 'key:%'`);
+    assert.deepEqual(left.map((r) => r.bucket), ['key:live']);
   });
 
   it('retries a failing job with backoff, then dead-letters it', async () => {

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { type TestApp, startTestApp } from '../support/app.js';
+import { backend } from '../support/database.js';
 import { makeTenant } from '../support/factories.js';
 import { assertError } from '../support/security.js';
 
 describe('rate limits', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '3', PARLEY_RATE_LIMIT_WINDOW_MS: '60000' } });
+    t = await startTestApp({ env: { PARLEY_RATE_LIMIT_MAX: '3', PARLEY_RATE_LIMIT_ANSWER_MAX: '2', PARLEY_RATE_LIMIT_WINDOW_MS: '60000' } });
   });
   after(() => t.close());
 
@@ -51,5 +54,49 @@ describe('rate limits', () => {
       assert.equal(health.status, 200);
       assert.equal(health.headers.get('x-ratelimit-limit'), null);
     }
+  });
+
+  it('counts the answering routes against a budget of their own', async () => {
+    const a = await makeTenant(t);
+    const answer = () => t.request('POST', '/v2/hc-interactions/events/public', { key: a.key, body: { content: 'Hello?', interactionId: randomUUID() } });
+    const feedback = () => t.request('POST', `/v2/hc-events/${randomUUID()}/feedback/public`, { key: a.key, body: { csatRating: 5 } });
+    const first = await answer();
+    assert.equal(first.status, 404, first.text);
+    assert.equal(first.headers.get('x-ratelimit-limit'), '2');
+    assert.equal(first.headers.get('x-ratelimit-remaining'), '1');
+    assert.equal((await feedback()).status, 404, 'feedback on a reply counts against the answering budget too');
+    assertError(await answer(), 429, /rate limit of 2 requests per 1 minute exceeded/);
+    // The key's management routes keep their own 3.
+    for (let i = 0; i < 3; i += 1) assert.equal((await t.request('GET', '/v2/workspace/public', { key: a.key })).status, 200);
+    assertError(await t.request('GET', '/v2/workspace/public', { key: a.key }), 429, /rate limit of 3 requests/);
+  });
+
+  it(`holds a key's limit ${backend === 'postgres' ? 'across two processes on one PostgreSQL' : 'per process when embedded'}`, async () => {
+    const a = await makeTenant(t);
+    const sibling = await t.sibling();
+    try {
+      const apps = [t, sibling];
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await apps[i % 2]!.request('GET', '/v2/workspace/public', { key: a.key })).status);
+      // PostgreSQL: one window for the deployment, 3 in all; embedded: each process its own 3.
+      assert.deepEqual(statuses, backend === 'postgres' ? [200, 200, 200, 429, 429, 429] : [200, 200, 200, 200, 200, 200]);
+    } finally {
+      await sibling.close();
+    }
+  });
+
+  it('counts in the process, never answering 500, while the shared count fails', { skip: backend !== 'postgres' && 'embedded mode counts in memory only' }, async () => {
+    const a = await makeTenant(t);
+    const db = t.database.db;
+    await db.execute(sql`ALTER TABLE rate_limit_windows RENAME TO rate_limit_windows_away`);
+    try {
+      for (let i = 0; i < 3; i += 1) assert.equal((await t.request('GET', '/v2/workspace/public', { key: a.key })).status, 200);
+      assertError(await t.request('GET', '/v2/workspace/public', { key: a.key }), 429, /rate limit of 3 requests/);
+    } finally {
+      await db.execute(sql`ALTER TABLE rate_limit_windows_away RENAME TO rate_limit_windows`);
+    }
+    const warnings = t.logs.filter((l) => l.level === 40 && String(l.msg).startsWith('the shared rate-limit count failed'));
+    assert.equal(warnings.length, 1, 'one warning a window, not one a request');
+    assert.equal((await t.request('GET', '/v2/workspace/public', { key: (await makeTenant(t)).key })).status, 200);
   });
 });

@@ -10,7 +10,7 @@ import { detectContentKind } from '../extract/index.js';
 import { FetchError, type SafeFetch } from '../fetch/safe-fetch.js';
 import { compileFilters } from './filters.js';
 import type { Filter } from './filters.js';
-import { HostLimiter } from './host-limiter.js';
+import { HostLimiter, type HostPoliteness } from './host-limiter.js';
 import { type LinkScan, scanPageLinks } from './links.js';
 import { RobotsCache } from './robots.js';
 import { parseSitemap } from './sitemap.js';
@@ -18,7 +18,7 @@ import { isSameSite, looksLikeAsset, normalizeUrl } from './url.js';
 
 export { compileGlob } from './filters.js';
 export { HostLimiter } from './host-limiter.js';
-export type { HostLimiterOptions } from './host-limiter.js';
+export type { HostLimiterOptions, HostPoliteness } from './host-limiter.js';
 
 export interface CrawlOptions {
   seeds: string[];
@@ -43,7 +43,7 @@ export interface CrawlOptions {
   /** Shared robots.txt cache; one is made for this crawl when absent. */
   robots?: RobotsCache;
   /** Shared per-host limiter (so crawls and ingestion jobs are polite together). */
-  limiter?: HostLimiter;
+  limiter?: HostPoliteness;
   /** Scans a page for links off the event loop (the CPU pool); inline when absent. */
   scanLinks?: (page: LinkScan, signal: AbortSignal) => Promise<string[]>;
   signal?: AbortSignal;
@@ -120,7 +120,7 @@ class Crawl {
   private readonly include: Filter | null;
   private readonly exclude: Filter | null;
   private readonly robots: RobotsCache;
-  private readonly limiter: HostLimiter;
+  private readonly limiter: HostPoliteness;
   readonly controller = new AbortController();
 
   constructor(

@@ -1,5 +1,16 @@
 // Politeness towards one site, shared by the crawler and the ingestion jobs: at most `perHost`
 // requests in flight per host and at least `delayMs` between the starts of two requests to it.
+// HostLimiter keeps it in this process (embedded mode); SharedHostLimiter (shared-host-limiter.ts)
+// for every process of a PostgreSQL deployment. Callers see one interface and do not care which.
+
+/** Runs requests to a site politely; the crawler and the ingestion jobs call only this. */
+export interface HostPoliteness {
+  /**
+   * Runs `fn` once the host of `url` has a free slot and its spacing has elapsed. `delayMs`
+   * overrides the spacing for this call (a robots.txt Crawl-delay, for instance).
+   */
+  run<T>(url: string, fn: () => Promise<T>, delayMs?: number): Promise<T>;
+}
 
 export interface HostLimiterOptions {
   perHost: number;
@@ -13,7 +24,8 @@ interface HostState {
   waiting: (() => void)[];
 }
 
-function hostOf(url: string): string {
+/** The host a URL's politeness counts against (the URL itself when it does not parse). */
+export function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -21,8 +33,8 @@ function hostOf(url: string): string {
   }
 }
 
-/** Per-host concurrency and start spacing; callers are served in arrival order. */
-export class HostLimiter {
+/** Per-host concurrency and start spacing in this process; callers are served in arrival order. */
+export class HostLimiter implements HostPoliteness {
   private readonly hosts = new Map<string, HostState>();
   private readonly perHost: number;
   private readonly delayMs: number;
@@ -32,10 +44,6 @@ export class HostLimiter {
     this.delayMs = Math.max(0, options.delayMs);
   }
 
-  /**
-   * Runs `fn` once the host of `url` has a free slot and its spacing has elapsed. `delayMs`
-   * overrides the spacing for this call (a robots.txt Crawl-delay, for instance).
-   */
   async run<T>(url: string, fn: () => Promise<T>, delayMs = this.delayMs): Promise<T> {
     const host = hostOf(url);
     const state = this.stateOf(host);

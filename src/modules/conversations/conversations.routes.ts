@@ -45,6 +45,7 @@ export function conversationRoutes() {
         'Events of other roles (`agent`, `otherbot`, `parleybot`) are stored and returned without running the agent. ' +
         '404 for an unknown conversation or agent, 400 for a deleted agent. The reply\'s trace: GET /v2/hc-events/{id}/metadata.',
       body: generateAnswerBodySchema,
+      rateLimit: 'answer',
       errors: [404],
       response: z.array(eventSchema),
       handler: async ({ ctx, body }) => {
@@ -158,6 +159,7 @@ export function conversationRoutes() {
         'conversation `Resolved by AI`, `false` `Unresolved`. 400 for an event not authored by `parleybot`.',
       params: idParamsSchema,
       body: feedbackBodySchema,
+      rateLimit: 'answer',
       errors: [404],
       response: eventSchema,
       handler: async ({ ctx, params, body }) => presentEvent(await giveFeedback(ctx, params.id, body), await tagLookup(ctx)),

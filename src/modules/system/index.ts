@@ -1,1 +1,2 @@
 export { systemRoutes } from './system.routes.js';
+export { systemJobs } from './system.jobs.js';

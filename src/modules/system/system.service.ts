@@ -1,5 +1,7 @@
+import type { ProcessContext } from '../../context.js';
 import { checkReadiness } from '../../db/migrate.js';
 import type { Database } from '../../db/database.js';
+import { type LimitsSwept, sweepLimits } from '../../db/limits.js';
 import { secondsSinceAWorkerWasSeen } from '../../jobs/fleet.js';
 import type { JobQueue } from '../../jobs/queue.js';
 
@@ -21,4 +23,9 @@ export async function readiness(database: Database, queue: JobQueue, workerTimeo
   if (silence !== null && silence < workerTimeoutSeconds) return { ready: true };
   const seen = silence === null ? 'no job worker has been seen' : `no job worker has been seen for ${Math.round(silence)} s`;
   return { ready: true, degraded: `${seen} while ${due} job(s) are due: they wait until a worker runs (parley worker, or parley serve without --no-worker)` };
+}
+
+/** Deletes ended rate-limit windows and expired politeness leases (empty tables in embedded mode). */
+export function sweepSharedLimits(ctx: Pick<ProcessContext, 'db' | 'config'>): Promise<LimitsSwept> {
+  return sweepLimits(ctx.db, ctx.config.rateLimit.windowMs);
 }
