@@ -132,6 +132,15 @@ describe('parley processes', { timeout: 240_000 }, () => {
       const lines = readFileSync(marks, 'utf8').trim().split('\n');
       assert.equal(lines[0], `start 0 ${first.child.pid}`);
       assert.deepEqual(lines.slice(1), [`start 1 ${second.child.pid}`, `done 1 ${second.child.pid}`]);
+      // Its 2 s lease ran out long before the worker timeout: pg-boss's supervision put it back,
+      // and the taker names the reason and the worker whose row still lists the job.
+      const taken = second.output().split('\n').find((line) => line.includes('"msg":"job taken over'));
+      assert.ok(taken, `the second worker says it took the job over:\n${second.output()}`);
+      const line = JSON.parse(taken) as { msg: string; lostBy: { pid: number }; leaseSeconds: number };
+      assert.deepEqual(
+        [line.msg, line.lostBy.pid, line.leaseSeconds],
+        ['job taken over: its previous attempt ran out of its lease (the worker running it stopped or hung)', first.child.pid, 2],
+      );
       assert.equal(await stop(second), 0);
     } finally {
       await stop(first, 'SIGKILL');
