@@ -69,15 +69,18 @@ export class WorkerFleet {
     this.timer.unref();
   }
 
-  /** A job this worker started: listed in its row at once, so a takeover finds it. */
-  began(job: RunningJob): void {
+  /**
+   * A job this worker starts: listed in its row before its handler runs (the caller waits), so a
+   * takeover finds every job the worker was running when it died.
+   */
+  began(job: RunningJob): Promise<void> {
     this.running.set(job.jobId, job);
-    this.saveRunning();
+    return this.saveRunning();
   }
 
   /** A job this worker finished (or failed): off its row. */
   ended(jobId: string): void {
-    if (this.running.delete(jobId)) this.saveRunning();
+    if (this.running.delete(jobId)) void this.saveRunning();
   }
 
   /** Stops beating and deletes the row: a worker that stops is gone, not dead. */
@@ -127,7 +130,7 @@ export class WorkerFleet {
   }
 
   /** Writes the running list, in order: each write carries the whole list as it is then. */
-  private saveRunning(): void {
+  private saveRunning(): Promise<void> {
     this.saving = this.saving.then(async () => {
       try {
         await this.deps.db.update(jobWorkers).set({ running: this.runningList() }).where(eq(jobWorkers.id, this.id));
@@ -135,6 +138,7 @@ export class WorkerFleet {
         this.deps.log.warn({ err: error }, 'could not record the running jobs in job_workers');
       }
     });
+    return this.saving;
   }
 
   /**

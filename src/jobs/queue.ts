@@ -188,7 +188,7 @@ export class JobQueue {
     const payload = job.payload.parse(item.data) as never;
     if (item.retryCount > 0) await this.sayIfTakenOver(job, item, log);
     const started = Date.now();
-    this.fleet?.began({ job: job.name, jobId: item.id, retryCount: item.retryCount, record: item.data, startedAt: new Date(started).toISOString() });
+    await this.fleet?.began({ job: job.name, jobId: item.id, retryCount: item.retryCount, record: item.data, startedAt: new Date(started).toISOString() });
     try {
       await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
       log.info({ ms: Date.now() - started }, 'job completed');
