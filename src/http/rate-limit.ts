@@ -78,16 +78,28 @@ function bucketOf(request: FastifyRequest): string {
 }
 
 /**
- * Rate limit per API key (per client IP without one) on every route registered after this call,
- * unless it declares `rateLimit: false`. Runs after the route's own preParsing checks; answers 429
- * with Retry-After and sets the x-ratelimit-* headers. A synchronous hook: no promise per request.
+ * A limit a request is held to besides its key's, in the same window: a widget visitor's
+ * (src/modules/widget/visitor-limit.ts). `bucket` names whose requests count together.
  */
-export function registerRateLimit(app: FastifyInstance, options: { max: number; windowMs: number }): void {
-  const { max } = options;
+export type ExtraLimit = (request: FastifyRequest) => { bucket: string; max: number } | undefined;
+
+/**
+ * Rate limit per API key (per client IP without one) on every route registered after this call,
+ * unless it declares `rateLimit: false`, and the `extra` limit where it applies. Runs after the
+ * route's own preParsing checks; answers 429 with Retry-After and sets the x-ratelimit-* headers
+ * (of the extra limit when that one is exceeded). A synchronous hook: no promise per request.
+ */
+export function registerRateLimit(app: FastifyInstance, options: { max: number; windowMs: number; extra?: ExtraLimit }): void {
   const counter = new FixedWindowCounter(options.windowMs);
   const limit: preParsingHookHandler = (request, reply, payload, done) => {
     const now = Date.now();
-    const window = counter.hit(bucketOf(request), now);
+    const extra = options.extra?.(request);
+    let max = options.max;
+    let window = counter.hit(bucketOf(request), now);
+    if (extra && window.count <= max) {
+      const extraWindow = counter.hit(extra.bucket, now);
+      if (extraWindow.count > extra.max) [max, window] = [extra.max, extraWindow];
+    }
     const resetS = Math.ceil(counter.remainingMs(window, now) / 1000);
     reply.header('x-ratelimit-limit', max);
     if (window.count <= max) {
