@@ -23,6 +23,8 @@ export interface JobPayloads {
   'refine.iterate': { workspaceId: string; iterationId: string };
   /** Every minute: fails iterations whose queue job left the queue without a result. */
   'refine.sweep': EmptyPayload;
+  /** Hourly: deletes widget conversations never written in, older than the retention (widget). */
+  'widget.purge': EmptyPayload;
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

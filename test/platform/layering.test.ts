@@ -156,6 +156,7 @@ const UNSCOPED = [
   'refine.repository.ts unscopedStaleIterations (orphan sweep of Refine with AI iterations of every workspace)',
   'providers.repository.ts unscopedConnections (secret key rotation re-seals every workspace)',
   'steps.repository.ts unscopedStepsWithSecrets (secret key rotation re-seals every workspace)',
+  'visitors.repository.ts unscopedPurgeUnstartedWidgetConversations (hourly purge of widget conversations never written in, of every workspace)',
   'widget-keys.repository.ts unscopedFindWidgetKey (authentication of a widget key: the workspace is not known yet)',
   'widget-keys.repository.ts unscopedOriginAllowed (a CORS preflight carries no key: is the origin allowed by any widget key)',
   'workspaces.repository.ts unscopedCountWorkspaces (first start)',

@@ -4,3 +4,4 @@ export { visitorRoutes } from './visitors.routes.js';
 export { VisitorStreams } from './visitor-stream.js';
 export { visitorRateLimit } from './visitor-limit.js';
 export { registerWidgetCors } from './widget-cors.js';
+export { widgetJobs } from './widget.jobs.js';

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { WorkspaceContext } from '../../context.js';
+import type { ProcessContext, WorkspaceContext } from '../../context.js';
 import { withLocks } from '../../db/key-locks.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../api-keys/index.js';
 import { requireAnsweringAgent } from '../agents/index.js';
 import { type EventRow, eventsAfter, giveFeedback, postEvent } from '../conversations/index.js';
 import type { ConversationStatus } from '../tags/index.js';
-import { findWidgetConversation, insertWidgetConversation, markStarted, type WidgetConversationRow } from './visitors.repository.js';
+import { findWidgetConversation, insertWidgetConversation, markStarted, unscopedPurgeUnstartedWidgetConversations, type WidgetConversationRow } from './visitors.repository.js';
 
 type Ctx = WorkspaceContext;
 export type WidgetGrant = NonNullable<Principal['widget']>;
@@ -39,6 +39,7 @@ export async function startConversation(ctx: Ctx, body: { userAttributes?: Recor
     widgetKeyId: ctx.actor.id,
     tokenHash: hashVisitorToken(visitorToken),
     userAttributes: { ...body?.userAttributes, ...(body?.locale ? { locale: body.locale } : {}) },
+    createdAt: ctx.clock.now(),
   });
   return { conversationId: row.id, visitorToken };
 }
@@ -117,4 +118,18 @@ export async function giveVisitorFeedback(ctx: Ctx, conversation: WidgetConversa
     { ...(body.csatRating !== undefined ? { csatRating: body.csatRating } : {}), ...(body.resolved !== undefined ? { resolved: body.resolved } : {}) },
     { conversationId: conversation.id },
   );
+}
+
+/**
+ * The housekeeping job: deletes conversations visitors started but never wrote in, older than
+ * PARLEY_DELETED_RETENTION_DAYS (their visitor tokens stop working, their user attributes go).
+ */
+export async function purgeUnstartedConversations(ctx: Pick<ProcessContext, 'db' | 'clock' | 'config'>): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.deletedRetentionDays * 24 * 3600 * 1000);
+  let total = 0;
+  for (;;) {
+    const purged = await unscopedPurgeUnstartedWidgetConversations(ctx.db, before, 500);
+    total += purged;
+    if (purged < 500) return total;
+  }
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { widgetKeys, workspaces } from '../../db/schema/index.js';
 
 export type WidgetKeyRow = typeof widgetKeys.$inferSelect;
-export type NewWidgetKey = Omit<typeof widgetKeys.$inferInsert, 'workspaceId' | 'id' | 'createdAt'>;
+export type NewWidgetKey = Omit<typeof widgetKeys.$inferInsert, 'workspaceId' | 'id'>;
 
 export async function insertWidgetKey(db: Db, workspaceId: string, values: NewWidgetKey): Promise<WidgetKeyRow> {
   const [row] = await db

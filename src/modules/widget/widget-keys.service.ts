@@ -20,6 +20,7 @@ export async function createWidgetKey(ctx: WorkspaceContext, agentId: string, bo
     key: WIDGET_KEY_PREFIX + randomBytes(24).toString('base64url'),
     allowedOrigins: [...new Set(body.allowedOrigins)],
     visitorRateLimit: body.visitorRateLimit ?? null,
+    createdAt: ctx.clock.now(),
   });
 }
 
