@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { ConversationEvaluation, UsedArticle, UsedSubfolder } from '../../db/schema/index.js';
+import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import { requireAnsweringAgent } from '../agents/index.js';
 import { getArticlesByIds } from '../knowledge/index.js';
@@ -309,12 +310,7 @@ export async function deleteInteractions(ctx: Ctx, ids: string[]): Promise<{ suc
 /** The housekeeping job: purges conversations deleted longer ago than the retention. */
 export async function purgeDeletedConversations(ctx: Pick<WorkspaceContext, 'db' | 'clock' | 'config'>): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.deletedRetentionDays * 24 * 3600 * 1000);
-  let total = 0;
-  for (;;) {
-    const purged = await unscopedPurgeDeletedConversations(ctx.db, before, 500);
-    total += purged;
-    if (purged < 500) return total;
-  }
+  return deleteInBatches((limit) => unscopedPurgeDeletedConversations(ctx.db, before, limit));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ProcessContext, WorkspaceContext } from '../../context.js';
 import { withLocks } from '../../db/key-locks.js';
+import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../api-keys/index.js';
 import { requireAnsweringAgent } from '../agents/index.js';
@@ -126,10 +127,5 @@ export async function giveVisitorFeedback(ctx: Ctx, conversation: WidgetConversa
  */
 export async function purgeUnstartedConversations(ctx: Pick<ProcessContext, 'db' | 'clock' | 'config'>): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.deletedRetentionDays * 24 * 3600 * 1000);
-  let total = 0;
-  for (;;) {
-    const purged = await unscopedPurgeUnstartedWidgetConversations(ctx.db, before, 500);
-    total += purged;
-    if (purged < 500) return total;
-  }
+  return deleteInBatches((limit) => unscopedPurgeUnstartedWidgetConversations(ctx.db, before, limit));
 }

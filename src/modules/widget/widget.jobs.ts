@@ -1,17 +1,12 @@
-import { contextForJob } from '../../context.js';
-import { defineJob, emptyPayload, registered, type RegisteredJob } from '../../jobs/job.js';
+import { definePurgeJob, registered, type RegisteredJob } from '../../jobs/job.js';
 import { purgeUnstartedConversations } from './visitors.service.js';
 
 /** Hourly housekeeping: deletes widget conversations never written in, after PARLEY_DELETED_RETENTION_DAYS. */
-export const purgeWidgetConversationsJob = defineJob({
-  name: 'widget.purge',
-  payload: emptyPayload,
+export const purgeWidgetConversationsJob = definePurgeJob('widget.purge', {
   schedule: '47 * * * *',
-  options: { retryLimit: 3, expireInSeconds: 600 },
-  async handler(run) {
-    const ctx = contextForJob(run);
-    ctx.log.info({ purged: await purgeUnstartedConversations(ctx) }, 'purged widget conversations never written in');
-  },
+  expireInSeconds: 600,
+  what: 'widget conversations never written in',
+  purge: purgeUnstartedConversations,
 });
 
 /** The jobs of this module, for the registry. */
