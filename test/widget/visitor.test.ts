@@ -38,6 +38,9 @@ describe('visitor routes', () => {
     assert.deepEqual([conv.botId, conv.channel, conv.source, conv.status, conv.humanTakeoverAt], [s.agentId, 'chat', 'api', 'Waiting for Customer', null]);
     assert.deepEqual(conv.userAttributes, { email: 'ada@example.com', plan: 'pro', locale: 'fr-CA' });
     assert.deepEqual(conv.events!.map((e) => e.id), [user.id, reply.id]);
+    // The start's body is optional.
+    const bare = await t.request<{ conversationId: string }>('POST', START, { key: s.widget.key, headers: { origin: ORIGIN } });
+    assert.equal(bare.status, 201, bare.text);
 
     // The second message continues the same conversation.
     const next = await send(t, s.widget.key, c, 'Can I get a refund on my annual plan?');

@@ -13705,6 +13705,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description optional: no body starts a conversation with no attributes */
             requestBody: {
                 content: {
                     /**
@@ -13722,7 +13723,7 @@ export interface paths {
                         userAttributes?: {
                             [key: string]: unknown;
                         };
-                    };
+                    } | null;
                 };
             };
             responses: {

@@ -18,7 +18,8 @@ export const startConversationBodySchema = z
       .optional()
       .describe("the visitor's language (BCP 47): stored as the `locale` user attribute"),
   })
-  .optional()
+  .nullish()
+  .describe('optional: no body starts a conversation with no attributes')
   .meta({ examples: [{ userAttributes: { email: 'ada@example.com' }, locale: 'en' }] });
 
 export const startedConversationSchema = z.object({

@@ -30,7 +30,7 @@ export function hashVisitorToken(token: string): string {
  * Starts a visitor's conversation with the key's agent: reserves its id and issues the visitor
  * token that proves it (shown once). The conversation itself is written with the first message.
  */
-export async function startConversation(ctx: Ctx, body: { userAttributes?: Record<string, unknown> | undefined; locale?: string | undefined } | undefined) {
+export async function startConversation(ctx: Ctx, body: { userAttributes?: Record<string, unknown> | undefined; locale?: string | undefined } | null | undefined) {
   const grant = grantOf(ctx);
   await requireAnsweringAgent(ctx, grant.agentId);
   const visitorToken = VISITOR_TOKEN_PREFIX + randomBytes(32).toString('base64url');
