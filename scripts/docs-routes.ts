@@ -48,6 +48,7 @@ const DOC_PAGES: Record<string, string | null> = {
   system: null, // README.md "Operating"
   tags: 'tags.md',
   tools: 'actions.md',
+  widget: 'widget.md',
   workspaces: null, // README.md "API conventions"
 };
 
@@ -92,11 +93,13 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   'reply-behavior': { term: 'Reply rules', meaning: 'Whether the agent answers, leaves an internal note or stays silent', codeNames: ['reply rules'], tables: ['reply_rules'] },
   'tag-groups': { term: 'Tag groups', meaning: 'Groups of tags (a topic, a priority), with their tags', tables: ['tag_groups', 'tags'] },
   tags: { term: 'Tags', meaning: 'Labels the agent puts on conversations', tables: ['tags'] },
+  widget: { term: 'Visitor routes', meaning: "What a chat widget's visitor does with a widget key: start a conversation, write, read and stream it, rate replies", codeNames: ['visitors', 'widget conversations'], tables: ['widget_conversations', 'conversations', 'conversation_events'] },
+  'widget-keys': { term: 'Widget keys', meaning: 'Publishable keys (pk_...) of one agent, working only from their allowed origins', tables: ['widget_keys'] },
   workspace: { term: 'Workspace', meaning: 'The workspace of the calling API key', codeNames: ['workspaces'], tables: ['workspaces'] },
 };
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const SCOPES = ['none', 'read', 'write', 'admin'];
+const SCOPES = ['none', 'read', 'write', 'visitor', 'admin'];
 
 export interface RouteRow {
   method: string;
@@ -254,7 +257,7 @@ function renderRoutes(rows: RouteRow[]): string {
     '',
     `Every route the API serves: ${rows.length} routes in ${modules.length} modules. Each path is written as the docs and ` +
       `${code('/openapi.json')} write it (${code('{id}')}) and as the code declares it (${code(':id')}), so a search for either finds its row. ` +
-      `Scope: ${code('read')} or ${code('write')} is the workspace API key's scope, ${code('admin')} the operator's admin token, ` +
+      `Scope: ${code('read')} or ${code('write')} is the workspace API key's scope, ${code('visitor')} a widget key (${code('pk_...')}) from an allowed origin, ${code('admin')} the operator's admin token, ` +
       `${code('none')} no authentication. What the names in the paths mean, and what the code calls them, is in [glossary.md](glossary.md).`,
     '',
     ...table(

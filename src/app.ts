@@ -25,6 +25,7 @@ import { ruleRoutes } from './modules/rules/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { tagRoutes } from './modules/tags/index.js';
 import { stepRoutes, toolRoutes } from './modules/tools/index.js';
+import { registerWidgetCors, visitorRateLimit, visitorRoutes, VisitorStreams, widgetKeyRoutes } from './modules/widget/index.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
 import { version } from './version.js';
 
@@ -68,9 +69,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   metrics.register(app);
   await registerOpenApi(app, version);
 
+  // Before authentication: a visitor's 401, 403 and 429 carry CORS headers; preflights need no key.
+  await registerWidgetCors(app, deps.ports.db);
   const authenticator = new KeyAuthenticator(deps);
   registerAuth(app, deps, authenticator);
-  registerRateLimit(app, config.rateLimit, createRequestCounter(deps.database, config, log));
+  registerRateLimit(
+    app,
+    { ...config.rateLimit, extra: visitorRateLimit(config.widget.visitorRateLimit) },
+    createRequestCounter(deps.database, config, log),
+  );
+  const streams = new VisitorStreams({ pollMs: config.widget.streamPollMs, heartbeatMs: config.widget.heartbeatMs });
+  // Open event streams would hold the server open: they end first when it closes.
+  app.addHook('preClose', async () => streams.closeAll());
 
   registerRoutes(app, deps, [
     ...systemRoutes(app, deps.database, queue, metrics, config.jobs.workerTimeoutSeconds),
@@ -92,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...stepRoutes(),
     ...conversationRoutes(),
     ...analyticsRoutes(),
+    ...widgetKeyRoutes(authenticator),
+    ...visitorRoutes(streams),
     ...refineRoutes(),
     ...adminRoutes(authenticator),
   ]);

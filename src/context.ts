@@ -33,6 +33,8 @@ export interface Ports {
 /** Who acts: a workspace key (a request), a background job, or the operator (admin API, CLI). */
 export type Actor =
   | { readonly kind: 'key'; readonly id: string; readonly principal: Principal }
+  /** A widget key's request: a visitor of its one agent (`principal.widget`); it authors nothing. */
+  | { readonly kind: 'visitor'; readonly id: string; readonly principal: Principal }
   /** `onBehalfOf`: the key whose request queued the work, stamped on what the job writes. */
   | { readonly kind: 'job'; readonly id: string; readonly onBehalfOf: string | null }
   | { readonly kind: 'operator'; readonly id: 'operator' };
@@ -81,7 +83,7 @@ export function contextForRequest(ports: Ports, request: RequestIdentity, signal
     requestId: request.id,
     signal,
     workspaceId: principal.workspaceId,
-    actor: { kind: 'key', id: principal.apiKeyId, principal },
+    actor: principal.widget ? { kind: 'visitor', id: principal.apiKeyId, principal } : { kind: 'key', id: principal.apiKeyId, principal },
   };
 }
 
@@ -133,6 +135,7 @@ export function authorOf(ctx: Pick<ProcessContext, 'actor'>): string | null {
     case 'job':
       return ctx.actor.onBehalfOf;
     case 'operator':
+    case 'visitor':
       return null;
   }
 }

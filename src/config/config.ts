@@ -29,6 +29,9 @@ const envSchema = z.object({
   PARLEY_RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
   PARLEY_RATE_LIMIT_ANSWER_MAX: positiveInt.optional(),
   PARLEY_RATE_LIMIT_SCOPE: z.enum(['deployment', 'process']).default('deployment'),
+  PARLEY_WIDGET_VISITOR_RATE_LIMIT: positiveInt.default(60),
+  PARLEY_WIDGET_STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  PARLEY_WIDGET_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(300).default(15),
   PARLEY_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   PARLEY_WORKER_CONCURRENCY: positiveInt.default(4),
   PARLEY_JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
@@ -107,6 +110,15 @@ export interface Config {
     readonly scope: 'deployment' | 'process';
   };
   readonly authCacheMs: number;
+  /** The chat widget's visitor routes (docs/widget.md). */
+  readonly widget: {
+    /** Requests per visitor per rate-limit window, for keys that set no `visitorRateLimit`. */
+    readonly visitorRateLimit: number;
+    /** How often an open event stream reads its conversation. */
+    readonly streamPollMs: number;
+    /** How often an open event stream sends a heartbeat comment. */
+    readonly heartbeatMs: number;
+  };
   readonly jobs: {
     readonly concurrency: number;
     readonly pollSeconds: number;
@@ -228,6 +240,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       answerMax: e.PARLEY_RATE_LIMIT_ANSWER_MAX ?? e.PARLEY_RATE_LIMIT_MAX,
       windowMs: e.PARLEY_RATE_LIMIT_WINDOW_MS,
       scope: e.PARLEY_RATE_LIMIT_SCOPE,
+    }),
+    widget: Object.freeze({
+      visitorRateLimit: e.PARLEY_WIDGET_VISITOR_RATE_LIMIT,
+      streamPollMs: e.PARLEY_WIDGET_STREAM_POLL_MS,
+      heartbeatMs: Math.round(e.PARLEY_WIDGET_HEARTBEAT_SECONDS * 1000),
     }),
     authCacheMs: e.PARLEY_AUTH_CACHE_MS,
     jobs: Object.freeze({

@@ -11,3 +11,16 @@ export async function queryRows<Row>(db: Db, query: SQL): Promise<Row[]> {
 export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/**
+ * Runs a batched delete until a batch comes back short: `batch(limit)` deletes at most `limit`
+ * rows and answers how many; the total is answered. Keeps each statement (and its locks) small.
+ */
+export async function deleteInBatches(batch: (limit: number) => Promise<number>, limit = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await batch(limit);
+    total += deleted;
+    if (deleted < limit) return total;
+  }
+}

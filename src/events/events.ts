@@ -17,6 +17,8 @@ export interface DomainEvents {
   'knowledge.generated': { jobId: string; status: 'COMPLETED' | 'FAILED'; operation: string | null; articleId: string | null };
   /** An action or attribute is being deleted (emitted before the row goes, in the same transaction). */
   'action.deleted': { toolId: string; name: string };
+  /** A conversation the human team held after a hand-over was given back to the agent. */
+  'conversation.released': { conversationId: string };
 }
 
 export type EventName = keyof DomainEvents;

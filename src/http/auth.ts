@@ -1,7 +1,7 @@
 import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { KEY_PATTERN, lookupApiKey, type Principal } from '../modules/api-keys/index.js';
-import type { Scope } from '../context.js';
+import { lookupWidgetKey, WIDGET_KEY_PATTERN } from '../modules/widget/index.js';
 import type { AppDeps } from './deps.js';
 import { AppError, AUTH_MESSAGES } from './errors.js';
 
@@ -26,11 +26,12 @@ export class KeyAuthenticator {
   constructor(private readonly deps: AppDeps) {}
 
   /**
-   * The verified principal of a presented key: at once from the cache while it holds a fresh
-   * verification (no promise on the common path), else a promise of the database lookup.
+   * The verified principal of a presented key (a workspace key, or a widget key `pk_...`): at once
+   * from the cache while it holds a fresh verification (no promise on the common path), else a
+   * promise of the database lookup.
    */
   authenticate(presented: string): Principal | Promise<Principal> {
-    if (!KEY_PATTERN.test(presented)) throw new AppError('unauthorized', AUTH_MESSAGES.malformed);
+    if (!KEY_PATTERN.test(presented) && !WIDGET_KEY_PATTERN.test(presented)) throw new AppError('unauthorized', AUTH_MESSAGES.malformed);
     const now = this.deps.ports.clock.now();
     // The cache is keyed by the key's SHA-256, never by the plaintext.
     const cacheKey = hash('sha256', presented, 'base64');
@@ -43,9 +44,11 @@ export class KeyAuthenticator {
     let pending = this.pending.get(cacheKey);
     if (!pending) {
       const generation = this.generation;
-      pending = lookupApiKey(this.deps.ports.db, presented, now)
-        .then((result) => {
-          const principal = result.status === 'ok' ? result.principal : null;
+      const lookup = WIDGET_KEY_PATTERN.test(presented)
+        ? lookupWidgetKey(this.deps.ports.db, presented)
+        : lookupApiKey(this.deps.ports.db, presented, now).then((result) => (result.status === 'ok' ? result.principal : null));
+      pending = lookup
+        .then((principal) => {
           if (this.deps.ports.config.authCacheMs > 0 && generation === this.generation) {
             if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
             this.cache.set(cacheKey, { principal, until: this.deps.ports.clock.now().getTime() + this.deps.ports.config.authCacheMs });
@@ -108,9 +111,33 @@ function checkAdmin(request: FastifyRequest, deps: AppDeps): void {
   }
 }
 
-function admit(request: FastifyRequest, scope: Scope, principal: Principal, done: HookHandlerDoneFunction): void {
-  if (!principal.scopes.includes(scope)) {
-    done(new AppError('forbidden', AUTH_MESSAGES.scope));
+/**
+ * The key a request presents: `Authorization: Bearer ...`; a visitor route also takes the widget
+ * key as `?widgetKey=` when no header is sent (a browser's EventSource cannot send headers).
+ */
+function presentedKey(request: FastifyRequest, auth: 'read' | 'write' | 'visitor'): string {
+  if (auth === 'visitor' && !request.headers.authorization) {
+    const fromQuery = (request.query as Record<string, unknown> | undefined)?.widgetKey;
+    if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
+  }
+  return bearer(request, AUTH_MESSAGES.missing);
+}
+
+function admit(request: FastifyRequest, auth: 'read' | 'write' | 'visitor', principal: Principal, done: HookHandlerDoneFunction): void {
+  if (auth === 'visitor') {
+    // A visitor route takes a widget key only, and only from one of its origins.
+    if (!principal.widget) {
+      done(new AppError('forbidden', AUTH_MESSAGES.widgetOnly));
+      return;
+    }
+    const origin = request.headers.origin;
+    if (!origin || !principal.widget.allowedOrigins.includes(origin)) {
+      done(new AppError('forbidden', origin ? AUTH_MESSAGES.widgetOrigin(origin) : AUTH_MESSAGES.widgetNoOrigin));
+      return;
+    }
+  } else if (!principal.scopes.includes(auth)) {
+    // A widget key holds no scope: every workspace route is a 403 to it.
+    done(new AppError('forbidden', principal.widget ? AUTH_MESSAGES.widgetScope : AUTH_MESSAGES.scope));
     return;
   }
   request.principal = principal;
@@ -131,7 +158,7 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps, authenticator:
     let principal: Principal | Promise<Principal> | undefined;
     try {
       if (auth === 'admin') checkAdmin(request, deps);
-      else principal = authenticator.authenticate(bearer(request, AUTH_MESSAGES.missing));
+      else principal = authenticator.authenticate(presentedKey(request, auth));
     } catch (error) {
       done(error as Error);
       return;

@@ -60,4 +60,8 @@ export const AUTH_MESSAGES = {
   adminMissing: 'missing admin token: send Authorization: Bearer <admin token>',
   adminInvalid: 'invalid admin token',
   adminDisabled: 'the admin API is disabled: set PARLEY_ADMIN_TOKEN to enable it',
+  widgetScope: 'a widget key can only call the visitor routes (/v2/widget/...) of its agent',
+  widgetOnly: 'this route takes a widget key (pk_...), not a workspace API key',
+  widgetNoOrigin: 'missing Origin: a widget key works only from its allowed origins',
+  widgetOrigin: (origin: string) => `origin ${origin} is not allowed for this widget key`,
 } as const;

@@ -16,7 +16,8 @@ const transform: typeof jsonSchemaTransform = (input) => {
 };
 
 const DESCRIPTION = `Parley's HTTP API. Every workspace route takes \`Authorization: Bearer parley_...\`,
-a workspace API key with scope \`read\` or \`write\`; admin routes take the operator's admin token.
+a workspace API key with scope \`read\` or \`write\`; the widget's visitor routes (\`/v2/widget/...\`) a widget
+key (\`pk_...\`); admin routes take the operator's admin token.
 Every error answers \`{ statusCode, message, error }\`; every answer carries \`X-Request-Id\`.`;
 
 /** OpenAPI 3 generated from the same zod schemas that validate requests, and a UI at /docs. */
@@ -28,6 +29,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Workspace API key (`parley_...`).' },
+          widgetKey: { type: 'http', scheme: 'bearer', description: 'Widget key (`pk_...`) of one agent, from one of its allowed origins (docs/widget.md).' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'Operator admin token (`PARLEY_ADMIN_TOKEN`).' },
         },
       },

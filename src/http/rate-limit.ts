@@ -150,31 +150,60 @@ function bucketOf(request: FastifyRequest, budget: RateLimitBudget | undefined):
 }
 
 /**
+/**
+ * A limit a request is held to besides its key's, in the same window: a widget visitor's
+ * (src/modules/widget/visitor-limit.ts). `bucket` names whose requests count together.
+ */
+export type ExtraLimit = (request: FastifyRequest) => { bucket: string; max: number } | undefined;
+
+/**
  * Rate limit per API key (per client IP without one) on every route registered after this call,
  * unless it declares `rateLimit: false`; routes declaring `rateLimit: 'answer'` count against the
- * key's answering budget instead. Runs after the route's own preParsing checks; answers 429 with
- * Retry-After and sets the x-ratelimit-* headers.
+ * key's answering budget instead; and the `extra` limit where it applies (counted only while the
+ * key's own is not exceeded). Runs after the route's own preParsing checks; answers 429 with
+ * Retry-After and sets the x-ratelimit-* headers (of the extra limit when that one is exceeded).
  */
-export function registerRateLimit(app: FastifyInstance, options: Config['rateLimit'], counter: RequestCounter): void {
+export function registerRateLimit(
+  app: FastifyInstance,
+  options: Config['rateLimit'] & { extra?: ExtraLimit },
+  counter: RequestCounter,
+): void {
   const window = spokenDuration(options.windowMs);
+  /** Counts one request of `bucket`, then calls `then` with its window, whether counted here or in the database. */
+  const count = (bucket: string, max: number, then: (w: CountedWindow) => void, fail: (error: Error) => void): void => {
+    const counted = counter.hit(bucket, Date.now(), max);
+    if (counted instanceof Promise) counted.then(then, fail);
+    else then(counted);
+  };
   const limiter = (budget: RateLimitBudget | undefined): preParsingHookHandler => {
-    const max = budget === 'answer' ? options.answerMax : options.max;
+    const keyMax = budget === 'answer' ? options.answerMax : options.max;
     return (request, reply, payload, done) => {
-      const decide = ({ count, remainingMs }: CountedWindow): void => {
+      const decide = (max: number, { count: seen, remainingMs }: CountedWindow): void => {
         const resetS = Math.max(1, Math.ceil(remainingMs / 1000));
         reply.header('x-ratelimit-limit', max);
-        reply.header('x-ratelimit-remaining', Math.max(0, max - count));
+        reply.header('x-ratelimit-remaining', Math.max(0, max - seen));
         reply.header('x-ratelimit-reset', resetS);
-        if (count <= max) {
+        if (seen <= max) {
           done(null, payload);
           return;
         }
         reply.header('retry-after', resetS);
         done(new AppError('too_many_requests', `rate limit of ${max} requests per ${window} exceeded; retry later`));
       };
-      const counted = counter.hit(bucketOf(request, budget), Date.now(), max);
-      if (counted instanceof Promise) counted.then(decide, (error: Error) => done(error));
-      else decide(counted);
+      const fail = (error: Error) => done(error);
+      const extra = options.extra?.(request);
+      count(
+        bucketOf(request, budget),
+        keyMax,
+        (key) => {
+          if (!extra || key.count > keyMax) {
+            decide(keyMax, key);
+            return;
+          }
+          count(extra.bucket, extra.max, (own) => (own.count > extra.max ? decide(extra.max, own) : decide(keyMax, key)), fail);
+        },
+        fail,
+      );
     };
   };
   const general = limiter(undefined);

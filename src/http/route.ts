@@ -11,13 +11,14 @@ import type { RateLimitBudget } from './rate-limit.js';
 export const UPLOAD_BODY_KEY = 'x-upload-body';
 
 /**
- * Who may call a route: a workspace key with a scope, the operator's admin token, or anyone
- * (operations endpoints). Checked centrally in auth.ts from this declaration, never in a handler.
+ * Who may call a route: a workspace key with a scope, a widget key from one of its origins (a
+ * visitor of its agent), the operator's admin token, or anyone (operations endpoints). Checked
+ * centrally in auth.ts from this declaration, never in a handler.
  */
-export type RouteAuth = 'read' | 'write' | 'admin' | 'none';
+export type RouteAuth = 'read' | 'write' | 'visitor' | 'admin' | 'none';
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
-type ContextFor<A extends RouteAuth> = A extends 'read' | 'write' ? WorkspaceContext : A extends 'admin' ? ProcessContext : undefined;
+type ContextFor<A extends RouteAuth> = A extends 'read' | 'write' | 'visitor' ? WorkspaceContext : A extends 'admin' ? ProcessContext : undefined;
 
 /** A route is a declaration: method, path, auth, schemas, docs and a handler of a few lines. */
 export interface RouteDeclaration<
@@ -104,7 +105,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 function documentedErrors(route: RouteDeclaration): number[] {
   const statuses = new Set<number>(route.errors ?? []);
   if (route.auth !== 'none') [401, 429].forEach((s) => statuses.add(s));
-  if (route.auth === 'read' || route.auth === 'write') statuses.add(403);
+  if (route.auth === 'read' || route.auth === 'write' || route.auth === 'visitor') statuses.add(403);
   if (route.body || route.querystring || route.params) statuses.add(400);
   if (route.body || route.upload) [413, 415].forEach((s) => statuses.add(s));
   if (route.upload) statuses.add(400);
@@ -116,9 +117,11 @@ function describe(route: RouteDeclaration): string {
   const who =
     route.auth === 'read' || route.auth === 'write'
       ? `Scope: \`${route.auth}\` (workspace API key).`
-      : route.auth === 'admin'
-        ? 'Authentication: admin token (`PARLEY_ADMIN_TOKEN`).'
-        : 'No authentication.';
+      : route.auth === 'visitor'
+        ? 'Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).'
+        : route.auth === 'admin'
+          ? 'Authentication: admin token (`PARLEY_ADMIN_TOKEN`).'
+          : 'No authentication.';
   return [route.description, who].filter(Boolean).join('\n\n');
 }
 
@@ -182,6 +185,20 @@ function responseSerializerCompiler(route: { schema: unknown; method: string; ur
 
 const presenterSerializerCompiler = () => (data: unknown) => JSON.stringify(data);
 
+/**
+ * The request as visitor routes log it: a visitor token may travel in the query (the event stream,
+ * which browsers open without headers), and a bearer secret of a conversation stays out of logs.
+ */
+const VISITOR_LOG_SERIALIZERS = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: request.url.replace(/([?&]visitorToken=)[^&#]*/gi, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
+
 /** Registers declared routes on the app: schemas, OpenAPI docs, content-type check, context. */
 export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: readonly RouteDeclaration[]): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -195,6 +212,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       method: route.method,
       url: route.url,
       config: { auth: route.auth, rateLimit: route.rateLimit },
+      ...(route.auth === 'visitor' ? { logSerializers: VISITOR_LOG_SERIALIZERS } : {}),
       serializerCompiler: route.serializer === 'presenter' ? presenterSerializerCompiler : responseSerializerCompiler,
       schema: {
         summary: route.summary,
@@ -203,7 +221,9 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         hide: route.hidden,
         ...(route.auth === 'read' || route.auth === 'write'
           ? { security: [{ apiKey: [] }] }
-          : route.auth === 'admin'
+          : route.auth === 'visitor'
+            ? { security: [{ widgetKey: [] }] }
+            : route.auth === 'admin'
             ? { security: [{ adminToken: [] }] }
             : {}),
         ...(route.body ? { body: route.body, consumes: ['application/json'] } : {}),

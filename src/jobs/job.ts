@@ -115,3 +115,26 @@ export function defineOrphanSweep<Name extends SweepName>(name: Name, what: stri
     },
   });
 }
+
+/** Names of the hourly housekeeping jobs that delete what outlived its retention. */
+type PurgeName = 'api-keys.purge' | 'conversations.purge' | 'widget.purge';
+
+/**
+ * An hourly housekeeping job: `purge` deletes what outlived its retention, across workspaces, and
+ * answers how many rows went; the job logs `purged <what>` with the count.
+ */
+export function definePurgeJob<Name extends PurgeName>(
+  name: Name,
+  options: { schedule: string; expireInSeconds: number; what: string; purge: (ctx: ProcessContext) => Promise<number> },
+): JobDefinition<Name> {
+  return defineJob<Name>({
+    name,
+    payload: emptyPayload as z.ZodType<JobPayloads[Name]>,
+    schedule: options.schedule,
+    options: { retryLimit: 3, expireInSeconds: options.expireInSeconds },
+    async handler(run) {
+      const ctx = contextForJob(run);
+      ctx.log.info({ purged: await options.purge(ctx) }, `purged ${options.what}`);
+    },
+  });
+}

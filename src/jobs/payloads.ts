@@ -25,6 +25,8 @@ export interface JobPayloads {
   'refine.sweep': EmptyPayload;
   /** Every ten minutes: deletes ended rate-limit windows and expired politeness leases (system). */
   'system.limits-sweep': EmptyPayload;
+  /** Hourly: deletes widget conversations never written in, older than the retention (widget). */
+  'widget.purge': EmptyPayload;
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

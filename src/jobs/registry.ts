@@ -5,6 +5,7 @@ import { knowledgeJobs } from '../modules/knowledge/index.js';
 import { refineJobs } from '../modules/refine/index.js';
 import { sourceJobs } from '../modules/sources/index.js';
 import { systemJobs } from '../modules/system/index.js';
+import { widgetJobs } from '../modules/widget/index.js';
 import type { JobDefinition, RegisteredJob } from './job.js';
 import type { JobName } from './payloads.js';
 
@@ -20,6 +21,7 @@ export const jobRegistry: readonly RegisteredJob[] = [
   ...conversationJobs,
   ...refineJobs,
   ...systemJobs,
+  ...widgetJobs,
 ];
 
 /** A registered job by name with its payload type, for code that runs a handler directly (tests, scripts). */

@@ -146,6 +146,7 @@ describe('operations endpoints', () => {
       '/v2/hc-interactions/public': ['delete', 'get'],
       '/v2/hc-interactions/{id}/public': ['delete', 'get'],
       '/v2/hc-interactions/{id}/evaluate/public': ['post'],
+      '/v2/hc-interactions/{id}/release/public': ['post'],
       '/v2/hc-events/{id}/metadata': ['get'],
       '/v2/hc-events/{id}/feedback/public': ['post'],
       '/v2/bots/{id}/hc-analytics/public': ['get'],
@@ -154,6 +155,13 @@ describe('operations endpoints', () => {
       '/v2/fix-review/sessions/{sessionId}/public': ['get'],
       '/v2/fix-review/sessions/{sessionId}/iterations/{iterationId}/publish/public': ['post'],
       '/v2/fix-review/sessions/{sessionId}/close/public': ['post'],
+      '/v2/bots/{id}/widget-keys/public': ['get', 'post'],
+      '/v2/widget-keys/{id}/public': ['delete'],
+      '/v2/widget/conversations': ['post'],
+      '/v2/widget/conversations/{id}/messages': ['post'],
+      '/v2/widget/conversations/{id}/events': ['get'],
+      '/v2/widget/conversations/{id}/stream': ['get'],
+      '/v2/widget/conversations/{id}/events/{eventId}/feedback': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {
@@ -178,6 +186,10 @@ describe('operations endpoints', () => {
     const createKey = res.body.paths['/v2/admin/workspaces/{id}/api-keys']?.post;
     assert.deepEqual(createKey?.security, [{ adminToken: [] }]);
     assert.ok(createKey?.responses['201']);
+    const visitorMessage = res.body.paths['/v2/widget/conversations/{id}/messages']?.post;
+    assert.deepEqual(visitorMessage?.security, [{ widgetKey: [] }]);
+    assert.match(visitorMessage?.description ?? '', /widget key/);
+    assert.ok(res.body.paths['/v2/widget/conversations/{id}/stream']?.get?.responses['200']);
   });
 
   it('serves the browsable documentation at /docs', async () => {

@@ -29,6 +29,7 @@ interface OpenApiOperation {
 function scopeOf(operation: OpenApiOperation): string {
   const schemes = (operation.security ?? []).flatMap((s) => Object.keys(s));
   if (schemes.includes('adminToken')) return 'admin';
+  if (schemes.includes('widgetKey')) return 'visitor';
   if (!schemes.includes('apiKey')) return 'none';
   return /Scope: `(read|write)`/.exec(operation.description ?? '')?.[1] ?? 'unknown';
 }

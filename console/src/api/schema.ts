@@ -2927,6 +2927,220 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v2/bots/{id}/widget-keys/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's widget keys
+         * @description The widget keys of the agent, oldest first, each in full. 404 for an agent the workspace does not have.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WidgetKey"][];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a widget key for an agent
+         * @description A publishable key (`pk_...`) for the chat widget of the agent: not a secret (it is listed in full), it works only from a browser page of one of `allowedOrigins`, and only for what a visitor does (the `/v2/widget/...` routes) with this agent. `visitorRateLimit` caps the requests of one visitor per rate-limit window. 404 for an agent the workspace does not have.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Shop",
+                     *       "allowedOrigins": [
+                     *         "https://shop.example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the pages that may use the key: each an origin, e.g. `https://shop.example` */
+                        allowedOrigins: string[];
+                        name: string;
+                        /** @description requests per visitor per rate-limit window (`PARLEY_RATE_LIMIT_WINDOW_MS`); default `PARLEY_WIDGET_VISITOR_RATE_LIMIT` */
+                        visitorRateLimit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WidgetKey"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/bots/public": {
         parameters: {
             query?: never;
@@ -7880,6 +8094,112 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/hc-interactions/{id}/release/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a conversation back to the agent
+         * @description After a hand-over the conversation is the human team's (`humanTakeoverAt` set): customer messages are stored but the agent does not answer them, through Generate Answer and the widget alike. Releasing it gives it back: the next customer message is answered again. The status stays what the hand-over made it until that answer. Emits `conversation.released`. 409 when the agent already has the conversation.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Interaction"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state of the resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13266,6 +13586,682 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/widget-keys/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a widget key
+         * @description The key stops working (at once on this server, within `PARLEY_AUTH_CACHE_MS` on others); answers the deleted key. Visitors' conversations stay, and their visitor tokens keep working with the agent's other keys. 404 for an unknown key or another workspace's.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WidgetKey"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a visitor conversation
+         * @description Starts a conversation with the key's agent: its id and the visitor token that proves it in later calls (shown once, stored hashed). `userAttributes` become the conversation's `userAttributes` (what rules and the answer read), `locale` its `locale` attribute. The conversation appears in the workspace with the first message.
+         *
+         *     Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description optional: no body starts a conversation with no attributes */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "userAttributes": {
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "locale": "en"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the visitor's language (BCP 47): stored as the `locale` user attribute */
+                        locale?: string;
+                        /** @description what the page knows of the visitor (`email`, `name`, a plan...): the conversation's `userAttributes` */
+                        userAttributes?: {
+                            [key: string]: unknown;
+                        };
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            conversationId: string;
+                            /** @description proves the conversation to later visitor calls (`X-Visitor-Token`); shown once, stored hashed */
+                            visitorToken: string;
+                        };
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/conversations/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a visitor conversation's events
+         * @description The conversation's messages the visitor sees (theirs, the agent's, the team's; never internal comments), oldest first, after the event `after`; its status and whether the team holds it. For polling; the stream pushes the same. The conversation is proved by its visitor token (`X-Visitor-Token`): 401 without one, 403 for a token of another conversation, 404 for a conversation this agent has no widget conversation of.
+         *
+         *     Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description an event id: only the events after it */
+                    after?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VisitorEvents"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/conversations/{id}/events/{eventId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate an agent reply (visitor)
+         * @description The visitor's `csatRating` (1-5) and `resolved` on one of the agent's replies in their conversation (nothing else: notes and approvals are the team's). `resolved: true` marks the conversation `Resolved by AI`, `false` `Unresolved`. 400 for an event not authored by the agent, 404 for an event of another conversation. The conversation is proved by its visitor token (`X-Visitor-Token`): 401 without one, 403 for a token of another conversation, 404 for a conversation this agent has no widget conversation of.
+         *
+         *     Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    eventId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        csatRating?: number;
+                        /** @description true: the reply solved it (`Resolved by AI`); false: it did not (`Unresolved`) */
+                        resolved?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VisitorEvent"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a visitor's message
+         * @description The visitor's message and the agent's answer, through the same pipeline as Generate Answer (channel `chat`, source `api`): the created events the visitor sees, the message then the agent's reply. While the human team holds the conversation (after a hand-over) the message is stored and the agent stays silent: the message alone. The conversation is proved by its visitor token (`X-Visitor-Token`): 401 without one, 403 for a token of another conversation, 404 for a conversation this agent has no widget conversation of.
+         *
+         *     Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VisitorEvent"][];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/conversations/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a visitor conversation's events (Server-Sent Events)
+         * @description `text/event-stream`: an `event` event for each message the visitor sees (the agent's reply, a person's reply, the visitor's own), its SSE `id` the event's id; a `status` event `{ status, humanTakeover }` first and at each change; a `: heartbeat` comment every `PARLEY_WIDGET_HEARTBEAT_SECONDS`. Resumes after `Last-Event-ID` (or `lastEventId`). EventSource sends no headers: the widget key may come as `widgetKey`, the token as `visitorToken`. Works across API processes (each stream reads the database). The conversation is proved by its visitor token (`X-Visitor-Token`): 401 without one, 403 for a token of another conversation, 404 for a conversation this agent has no widget conversation of.
+         *
+         *     Authentication: a widget key (`Authorization: Bearer pk_...`) of the agent, sent from one of its `allowedOrigins` (`Origin`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description resume after this event (the `Last-Event-ID` header wins) */
+                    lastEventId?: string;
+                    /** @description the visitor token, for clients that cannot send `X-Visitor-Token` (EventSource) */
+                    visitorToken?: string;
+                    /** @description the widget key, for clients that cannot send `Authorization` (EventSource) */
+                    widgetKey?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/workspace/public": {
         parameters: {
             query?: never;
@@ -15160,6 +16156,8 @@ export interface components {
             } | null;
             externalId: string | null;
             hasFeedback: boolean;
+            /** @description Parley: since when the human team holds the conversation (the agent handed it over and stays silent); null while the agent answers */
+            humanTakeoverAt: string | null;
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -15297,6 +16295,8 @@ export interface components {
             } | null;
             externalId: string | null;
             hasFeedback: boolean;
+            /** @description Parley: since when the human team holds the conversation (the agent handed it over and stays silent); null while the agent answers */
+            humanTakeoverAt: string | null;
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -15373,6 +16373,8 @@ export interface components {
             events: components["schemas"]["InteractionEvent"][];
             externalId: string | null;
             hasFeedback: boolean;
+            /** @description Parley: since when the human team holds the conversation (the agent handed it over and stays silent); null while the agent answers */
+            humanTakeoverAt: string | null;
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -15437,6 +16439,8 @@ export interface components {
             events: components["schemas"]["InteractionEventInput"][];
             externalId: string | null;
             hasFeedback: boolean;
+            /** @description Parley: since when the human team holds the conversation (the agent handed it over and stays silent); null while the agent answers */
+            humanTakeoverAt: string | null;
             /** Format: uuid */
             id: string;
             /** Format: date-time */
@@ -16745,6 +17749,96 @@ export interface components {
             message: string;
             /** @constant */
             status: "success";
+        };
+        VisitorEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            csatRating: number | null;
+            /** @description the agent handed the conversation to the team */
+            handover: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            interactionId: string;
+            message: string;
+            resolved: boolean | null;
+            /**
+             * @description `user` the visitor, `parleybot` the agent, `agent` a person of the team
+             * @enum {string}
+             */
+            role: "user" | "parleybot" | "agent" | "otherbot";
+        };
+        VisitorEventInput: {
+            /** Format: date-time */
+            createdAt: string;
+            csatRating: number | null;
+            /** @description the agent handed the conversation to the team */
+            handover: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            interactionId: string;
+            message: string;
+            resolved: boolean | null;
+            /**
+             * @description `user` the visitor, `parleybot` the agent, `agent` a person of the team
+             * @enum {string}
+             */
+            role: "user" | "parleybot" | "agent" | "otherbot";
+        };
+        VisitorEvents: {
+            events: components["schemas"]["VisitorEvent"][];
+            /** @description more events follow: ask again with the last one as `after` */
+            hasMore: boolean;
+            /** @description the team holds the conversation: a person answers, not the agent */
+            humanTakeover: boolean;
+            /** Format: uuid */
+            interactionId: string;
+            /** @description the conversation's status; null before the visitor's first message */
+            status: ("Waiting for Customer" | "Resolved by AI" | "Escalated to Human Agent" | "Unresolved" | "No Reply") | null;
+        };
+        VisitorEventsInput: {
+            events: components["schemas"]["VisitorEventInput"][];
+            /** @description more events follow: ask again with the last one as `after` */
+            hasMore: boolean;
+            /** @description the team holds the conversation: a person answers, not the agent */
+            humanTakeover: boolean;
+            /** Format: uuid */
+            interactionId: string;
+            /** @description the conversation's status; null before the visitor's first message */
+            status: ("Waiting for Customer" | "Resolved by AI" | "Escalated to Human Agent" | "Unresolved" | "No Reply") | null;
+        };
+        WidgetKey: {
+            allowedOrigins: string[];
+            /** Format: uuid */
+            botId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description the publishable key (`pk_...`): not a secret, it works only from `allowedOrigins` */
+            key: string;
+            name: string;
+            /** @description null: the deployment's default */
+            visitorRateLimit: number | null;
+        };
+        WidgetKeyInput: {
+            allowedOrigins: string[];
+            /** Format: uuid */
+            botId: string;
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description the publishable key (`pk_...`): not a secret, it works only from `allowedOrigins` */
+            key: string;
+            name: string;
+            /** @description null: the deployment's default */
+            visitorRateLimit: number | null;
         };
         WikiSpace: {
             key: string;

@@ -86,6 +86,11 @@ export const conversations = pgTable(
     /** CSAT ratings given to the conversation's replies (1-5), one per rated reply. */
     csatRatings: integer('csat_ratings').array().notNull().default(sql`'{}'::integer[]`),
     evaluation: jsonb('evaluation').$type<ConversationEvaluation>(),
+    /**
+     * Since when the conversation is the human team's (the agent handed it over): customer messages
+     * are stored but the agent stays silent until a release sets this back to null.
+     */
+    humanTakeoverAt: timestamp('human_takeover_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

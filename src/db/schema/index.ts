@@ -10,3 +10,4 @@ export * from './conversations.js';
 export * from './refine.js';
 export * from './workers.js';
 export * from './limits.js';
+export * from './widget.js';

@@ -86,6 +86,11 @@ export interface Principal {
   expiresAt: Date | null;
   key: { name: string; prefix: string };
   workspace: { name: string; createdAt: Date };
+  /**
+   * Set for a widget key (`pk_...`, src/modules/widget): it holds no scope, only a visitor's rights
+   * on its one agent, from its allowed origins. `visitorRateLimit` null: the deployment's default.
+   */
+  widget?: { agentId: string; allowedOrigins: readonly string[]; visitorRateLimit: number | null };
 }
 
 export type KeyLookup = { status: 'ok'; principal: Principal } | { status: 'invalid' };

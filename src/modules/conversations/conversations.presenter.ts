@@ -54,6 +54,7 @@ export function presentInteraction(row: ConversationRow, tags: TagLookup) {
     latestSentiment: row.latestSentiment as 'neutral' | null,
     escalationReason: row.escalationReason as 'other' | null,
     evaluation: row.evaluation,
+    humanTakeoverAt: iso(row.humanTakeoverAt),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
     lastMessageAt: iso(row.lastMessageAt),

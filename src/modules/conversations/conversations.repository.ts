@@ -100,6 +100,20 @@ export async function listEvents(db: Db, workspaceId: string, conversationId: st
     .orderBy(asc(conversationEvents.createdAt), asc(conversationEvents.id));
 }
 
+/** Events of a conversation after `after` in the events' order (createdAt, then id), oldest first, at most `limit`. */
+export async function listEventsAfter(db: Db, workspaceId: string, conversationId: string, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<EventRow[]> {
+  const where: (SQL | undefined)[] = [eq(conversationEvents.workspaceId, workspaceId), eq(conversationEvents.conversationId, conversationId)];
+  if (after) {
+    where.push(or(gt(conversationEvents.createdAt, after.createdAt), and(eq(conversationEvents.createdAt, after.createdAt), gt(conversationEvents.id, after.id))));
+  }
+  return db
+    .select()
+    .from(conversationEvents)
+    .where(and(...where))
+    .orderBy(asc(conversationEvents.createdAt), asc(conversationEvents.id))
+    .limit(limit);
+}
+
 /** An event of a live conversation. */
 export async function findEvent(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<{ event: EventRow; conversation: ConversationRow } | undefined> {
   const query = db

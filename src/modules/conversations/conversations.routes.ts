@@ -24,6 +24,7 @@ import {
   giveFeedback,
   listInteractions,
   postEvent,
+  releaseInteraction,
   tagLookup,
 } from './conversations.service.js';
 
@@ -131,6 +132,22 @@ export function conversationRoutes() {
       errors: [404, 502],
       response: interactionSchema,
       handler: async ({ ctx, params }) => presentInteraction(await evaluateInteraction(ctx, params.id), await tagLookup(ctx)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/hc-interactions/:id/release/public',
+      auth: 'write',
+      tags,
+      summary: 'Give a conversation back to the agent',
+      description:
+        'After a hand-over the conversation is the human team\'s (`humanTakeoverAt` set): customer messages are stored but ' +
+        'the agent does not answer them, through Generate Answer and the widget alike. Releasing it gives it back: the ' +
+        'next customer message is answered again. The status stays what the hand-over made it until that answer. Emits ' +
+        '`conversation.released`. 409 when the agent already has the conversation.',
+      params: idParamsSchema,
+      errors: [404, 409],
+      response: interactionSchema,
+      handler: async ({ ctx, params }) => presentInteraction(await releaseInteraction(ctx, params.id), await tagLookup(ctx)),
     }),
     defineRoute({
       method: 'GET',

@@ -67,6 +67,10 @@ export const interactionSchema = z
     latestSentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
     escalationReason: z.enum(ESCALATION_REASONS).nullable(),
     evaluation: evaluationSchema.nullable().describe('Parley: the last evaluation (POST .../evaluate/public), null before one'),
+    humanTakeoverAt: z.iso
+      .datetime()
+      .nullable()
+      .describe('Parley: since when the human team holds the conversation (the agent handed it over and stays silent); null while the agent answers'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     lastMessageAt: z.iso.datetime(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { ConversationEvaluation, UsedArticle, UsedSubfolder } from '../../db/schema/index.js';
+import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import { requireAnsweringAgent } from '../agents/index.js';
 import { getArticlesByIds } from '../knowledge/index.js';
@@ -18,6 +19,7 @@ import {
   insertEvents,
   listConversations as listConversationRows,
   listEvents,
+  listEventsAfter,
   liveConversationIds,
   type NewEvent,
   ratingsOf,
@@ -50,6 +52,8 @@ export interface PostEventOptions {
   /** `api` (the route), `replay` (Refine with AI), `testsuite`. */
   source?: 'api' | 'replay' | 'testsuite';
   overlay?: AnswerOverlay;
+  /** The id a new conversation gets (a widget conversation's, reserved when the visitor started it). */
+  newConversationId?: string;
 }
 
 /**
@@ -71,7 +75,7 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
   } else {
     isNew = true;
     conversation = {
-      id: randomUUID(),
+      id: options.newConversationId ?? randomUUID(),
       workspaceId: ctx.workspaceId,
       agentId: body.botId!,
       source: options.source ?? 'api',
@@ -90,6 +94,7 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       turns: 0,
       waitingFlow: null,
       evaluation: null,
+      humanTakeoverAt: null,
       ruleIds: [],
       subfolderIds: [],
       replyCount: 0,
@@ -126,21 +131,9 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
     createdAt: arrived,
   };
 
-  if (body.role !== 'user') {
-    return inTransaction(ctx, async (tx) => {
-      if (isNew) await insertConversation(tx.db, ctx.workspaceId, conversation);
-      else if (!(await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true }))) throw conversationNotFound();
-      const rows = await insertEvents(tx.db, ctx.workspaceId, [event]);
-      await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
-        lastMessageAt: arrived,
-        updatedAt: arrived,
-        userAttributes: conversation.userAttributes,
-        channel: conversation.channel,
-        externalId: conversation.externalId,
-      });
-      return rows;
-    });
-  }
+  if (body.role !== 'user') return storeWithoutAnswer(ctx, conversation, event, isNew);
+  // The humans have the conversation (after a hand-over): the message is stored, the agent stays silent.
+  if (conversation.humanTakeoverAt) return storeWithoutAnswer(ctx, conversation, event, isNew, { customerMessage: true });
 
   const history = isNew ? [] : await listEvents(ctx.db, ctx.workspaceId, conversation.id);
   const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay });
@@ -168,6 +161,8 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
     // Counters and lists grow from the row as it is now (locked), not as the pipeline read it.
     const current = isNew ? await insertConversation(tx.db, ctx.workspaceId, conversation) : await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true });
     if (!current) throw conversationNotFound();
+    // Another message handed the conversation over while this one's answer was made: it stays unanswered.
+    if (current.humanTakeoverAt) return writeUnanswered(tx, current, conversation, event, true);
     const rows = await insertEvents(tx.db, ctx.workspaceId, events);
     const usedSubfolders = mergeById<UsedSubfolder>(current.usedSubfolders, reply?.usedSubfolders ?? []);
     await updateConversation(tx.db, ctx.workspaceId, conversation.id, {
@@ -182,6 +177,8 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       ruleIds: [...new Set([...current.ruleIds, ...outcome.ruleIds])],
       tagIds: withStatusTag([...new Set([...current.tagIds, ...outcome.conversationTagIds])], outcome.status),
       escalationReason: reply?.handover ? reply.escalationReason : current.escalationReason,
+      // A hand-over (any reason) gives the conversation to the humans until it is released.
+      humanTakeoverAt: reply?.handover ? (current.humanTakeoverAt ?? answeredAt) : current.humanTakeoverAt,
       latestSentiment: outcome.sentiment ?? current.latestSentiment,
       turns: current.turns + 1,
       waitingFlow: outcome.waitingFlow,
@@ -192,6 +189,50 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       lastMessageAt: lastAt,
     });
     return rows;
+  });
+}
+
+/**
+ * Stores an event that the agent does not answer: a human agent's or another bot's, or a customer
+ * message while the humans have the conversation (it counts as a turn and moves lastMessageAt, as
+ * any customer message does; status and analytics stay the hand-over's). The conversation's row
+ * lock orders it with concurrent messages, as an answered message is.
+ */
+async function storeWithoutAnswer(ctx: Ctx, conversation: ConversationRow, event: NewEvent, isNew: boolean, options: { customerMessage?: boolean } = {}): Promise<EventRow[]> {
+  return inTransaction(ctx, async (tx) => {
+    const current = isNew ? await insertConversation(tx.db, ctx.workspaceId, conversation) : await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true });
+    if (!current) throw conversationNotFound();
+    return writeUnanswered(tx, current, conversation, event, options.customerMessage ?? false);
+  });
+}
+
+/** The writes of an unanswered event, in the caller's transaction with `current` locked. */
+async function writeUnanswered(tx: Ctx, current: ConversationRow, conversation: ConversationRow, event: NewEvent, customerMessage: boolean): Promise<EventRow[]> {
+  const arrived = event.createdAt ?? tx.clock.now();
+  const rows = await insertEvents(tx.db, tx.workspaceId, [event]);
+  await updateConversation(tx.db, tx.workspaceId, conversation.id, {
+    lastMessageAt: arrived,
+    updatedAt: arrived,
+    userAttributes: conversation.userAttributes,
+    channel: conversation.channel,
+    externalId: conversation.externalId,
+    ...(customerMessage ? { turns: current.turns + 1 } : {}),
+  });
+  return rows;
+}
+
+/**
+ * Gives a conversation the humans hold back to the agent: its next customer message is answered
+ * again. Emits `conversation.released` with the change. 409 when the agent already has it.
+ */
+export async function releaseInteraction(ctx: Ctx, id: string): Promise<ConversationRow> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await findConversation(tx.db, ctx.workspaceId, id, { lock: true });
+    if (!current) throw conversationNotFound();
+    if (!current.humanTakeoverAt) throw new AppError('conflict', `conversation ${id} is not held by the human team: the agent already answers it`);
+    const updated = await updateConversation(tx.db, ctx.workspaceId, id, { humanTakeoverAt: null, updatedAt: ctx.clock.now() });
+    await emit(tx, 'conversation.released', { conversationId: id });
+    return updated!;
   });
 }
 
@@ -269,12 +310,7 @@ export async function deleteInteractions(ctx: Ctx, ids: string[]): Promise<{ suc
 /** The housekeeping job: purges conversations deleted longer ago than the retention. */
 export async function purgeDeletedConversations(ctx: Pick<WorkspaceContext, 'db' | 'clock' | 'config'>): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.deletedRetentionDays * 24 * 3600 * 1000);
-  let total = 0;
-  for (;;) {
-    const purged = await unscopedPurgeDeletedConversations(ctx.db, before, 500);
-    total += purged;
-    if (purged < 500) return total;
-  }
+  return deleteInBatches((limit) => unscopedPurgeDeletedConversations(ctx.db, before, limit));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,9 +329,16 @@ export async function getEventMetadata(ctx: Ctx, id: string) {
 }
 
 /** Feedback on an agent reply; `resolved` moves the conversation's status (and its status tag). */
-export async function giveFeedback(ctx: Ctx, id: string, body: { csatRating?: number; feedback?: string; resolved?: boolean; approved?: boolean }): Promise<EventRow> {
+export async function giveFeedback(
+  ctx: Ctx,
+  id: string,
+  body: { csatRating?: number; feedback?: string; resolved?: boolean; approved?: boolean },
+  options: { conversationId?: string } = {},
+): Promise<EventRow> {
   return inTransaction(ctx, async (tx) => {
     const { event, conversation } = await requireAgentEvent(tx, id, { lock: true });
+    // A caller that knows only one conversation (a widget visitor) sees no event of another.
+    if (options.conversationId !== undefined && conversation.id !== options.conversationId) throw eventNotFound();
     const updated = await updateEvent(tx.db, ctx.workspaceId, event.id, {
       ...(body.csatRating !== undefined ? { csatRating: body.csatRating } : {}),
       ...(body.feedback !== undefined ? { feedback: body.feedback } : {}),
@@ -384,6 +427,28 @@ export async function requireAnsweredTurn(ctx: Ctx, conversationId: string, even
   const userEvent = events.find((e) => e.id === event.userEventId);
   if (!userEvent) throw new AppError('bad_request', `event ${eventId} has no linked user event`);
   return { conversation, event, userEvent };
+}
+
+/**
+ * A live conversation and its events after the event `afterEventId` (all of them without one),
+ * oldest first, at most `limit`: the widget's polling and its stream. 400 naming `field` when
+ * `afterEventId` is not an event of the conversation.
+ */
+export async function eventsAfter(
+  ctx: Ctx,
+  conversationId: string,
+  afterEventId: string | undefined,
+  options: { limit: number; field: string },
+): Promise<{ conversation: ConversationRow; events: EventRow[] }> {
+  const conversation = await findConversation(ctx.db, ctx.workspaceId, conversationId);
+  if (!conversation) throw conversationNotFound();
+  let after: { createdAt: Date; id: string } | undefined;
+  if (afterEventId) {
+    const found = await findEvent(ctx.db, ctx.workspaceId, afterEventId);
+    if (!found || found.event.conversationId !== conversationId) throw new AppError('bad_request', `${options.field}: not an event of conversation ${conversationId}`);
+    after = { createdAt: found.event.createdAt, id: found.event.id };
+  }
+  return { conversation, events: await listEventsAfter(ctx.db, ctx.workspaceId, conversationId, after, options.limit) };
 }
 
 /** One event of a conversation that is not deleted. */
