@@ -48,6 +48,7 @@ const DOC_PAGES: Record<string, string | null> = {
   system: null, // README.md "Operating"
   tags: 'tags.md',
   tools: 'actions.md',
+  webhooks: 'webhooks.md',
   workspaces: null, // README.md "API conventions"
 };
 
@@ -92,6 +93,7 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   'reply-behavior': { term: 'Reply rules', meaning: 'Whether the agent answers, leaves an internal note or stays silent', codeNames: ['reply rules'], tables: ['reply_rules'] },
   'tag-groups': { term: 'Tag groups', meaning: 'Groups of tags (a topic, a priority), with their tags', tables: ['tag_groups', 'tags'] },
   tags: { term: 'Tags', meaning: 'Labels the agent puts on conversations', tables: ['tags'] },
+  webhooks: { term: 'Webhooks', meaning: 'Endpoints that receive signed events (conversations, articles, sources, Refine), with their deliveries', codeNames: ['webhook endpoints', 'deliveries'], tables: ['webhook_endpoints', 'webhook_deliveries'] },
   workspace: { term: 'Workspace', meaning: 'The workspace of the calling API key', codeNames: ['workspaces'], tables: ['workspaces'] },
 };
 

@@ -23,6 +23,8 @@ export interface JobPayloads {
   'refine.iterate': { workspaceId: string; iterationId: string };
   /** Every minute: fails iterations whose queue job left the queue without a result. */
   'refine.sweep': EmptyPayload;
+  /** One attempt (1-based) to deliver a webhook message; the first attempt's job id is the delivery's (webhooks). */
+  'webhooks.deliver': { workspaceId: string; deliveryId: string; attempt: number };
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

@@ -4,6 +4,7 @@ import { generationJobs } from '../modules/generation/index.js';
 import { knowledgeJobs } from '../modules/knowledge/index.js';
 import { refineJobs } from '../modules/refine/index.js';
 import { sourceJobs } from '../modules/sources/index.js';
+import { webhookJobs } from '../modules/webhooks/index.js';
 import type { JobDefinition, RegisteredJob } from './job.js';
 import type { JobName } from './payloads.js';
 
@@ -18,6 +19,7 @@ export const jobRegistry: readonly RegisteredJob[] = [
   ...knowledgeJobs,
   ...conversationJobs,
   ...refineJobs,
+  ...webhookJobs,
 ];
 
 /** A registered job by name with its payload type, for code that runs a handler directly (tests, scripts). */

@@ -9,3 +9,4 @@ export * from './tools.js';
 export * from './conversations.js';
 export * from './refine.js';
 export * from './workers.js';
+export * from './webhooks.js';

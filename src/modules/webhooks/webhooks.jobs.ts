@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { contextForJob } from '../../context.js';
+import { defineJob, registered, type RegisteredJob } from '../../jobs/job.js';
+import { runDelivery } from './delivery.service.js';
+
+/**
+ * One attempt to deliver a webhook message (delivery.service.ts). The retry schedule of failed
+ * deliveries is the service's (each attempt queues the next); the queue's own retries only cover a
+ * worker that died mid-attempt, which the service's attempt counter makes harmless.
+ */
+export const deliverWebhookJob = defineJob({
+  name: 'webhooks.deliver',
+  payload: z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), attempt: z.int().min(1) }).strict(),
+  options: (config) => ({ retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 60 }),
+  handler: (run, { workspaceId, deliveryId, attempt }) => runDelivery(contextForJob(run, workspaceId), deliveryId, attempt),
+});
+
+/** The jobs of this module, for the registry. */
+export const webhookJobs: readonly RegisteredJob[] = [registered(deliverWebhookJob)];
