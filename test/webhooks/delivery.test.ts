@@ -3,8 +3,11 @@
 // 500s and timeouts under one webhook-id; retries spent; an endpoint failing for 3 days (the test
 // clock) switched off with its reason; turning it back on; redelivery through the queue.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
 import { Webhook as Verifier } from 'standardwebhooks';
+import { jobNamed } from '../../src/jobs/registry.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { testClock, type TestClock } from '../support/clock.js';
 import { html, startFakeSite, type FakeSite } from '../support/fake-site.js';
@@ -75,6 +78,11 @@ describe('webhook delivery', () => {
     // A changed body, or another secret, does not verify.
     assert.throws(() => verified(hook.secret, { ...requests[0]!, body: requests[0]!.body.replace('conversation', 'Conversation') }));
     assert.throws(() => verified(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, requests[0]!));
+
+    // A job run again (a worker that died after sending) finds the attempt recorded and sends nothing.
+    const run = { ports: t.ports, id: randomUUID(), retryCount: 1, signal: new AbortController().signal, log: pino({ level: 'silent' }) };
+    await jobNamed('webhooks.deliver').handler(run, { workspaceId: s.w.workspaceId, deliveryId: sent[0]!.id, attempt: 1 });
+    assert.equal(receiver.requests.length, seen + 4);
     await expectStatus(t, 200, 'DELETE', webhook(hook.id), s.w.key);
   });
 

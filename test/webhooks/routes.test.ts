@@ -8,16 +8,19 @@ import { webhookEndpoints } from '../../src/db/schema/index.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
+import { say, setupAgent } from '../conversations/support.js';
 import {
   createWebhook,
   type Delivery,
   type DeliveryPage,
+  deliveries,
   deliveriesOf,
   type Receiver,
   redeliverOf,
   startReceiver,
   testOf,
   UNKNOWN,
+  waitForDeliveries,
   type Webhook,
   WEBHOOKS,
   webhook,
@@ -193,6 +196,30 @@ describe('webhook routes', () => {
     }
     assert.deepEqual(await ok<Webhook[]>(200, 'GET', WEBHOOKS, undefined, stranger.key), []);
     assert.equal((await ok<Webhook>(200, 'GET', webhook(hook.id), undefined, owner.key)).enabled, true);
+  });
+
+  it('queues a delivery for each subscribed endpoint at the commit, and fails one whose endpoint is off when its turn comes', async () => {
+    // This app runs no worker until the end of this test: what the commit queued stays visible.
+    const s = await setupAgent(t);
+    const on = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.created'] });
+    const off = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.created'] });
+    const other = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.answered'] });
+    const [started] = await say(t, s.w.key, { content: 'Hello', role: 'agent', botId: s.agentId });
+    const [queued] = await deliveries(t, s.w.key, on.id);
+    assert.deepEqual([queued!.status, queued!.attempts, queued!.eventType, queued!.responseStatus], ['pending', 0, 'conversation.created', null]);
+    assert.equal(queued!.payload.data.conversationId, started!.interactionId);
+    assert.ok(queued!.nextAttemptAt);
+    assert.equal((await deliveries(t, s.w.key, off.id))[0]!.messageId, queued!.messageId, 'one message, one webhook-id, to every endpoint');
+    assert.deepEqual(await deliveries(t, s.w.key, other.id), []);
+    await ok(200, 'PATCH', webhook(off.id), { enabled: false }, s.w.key);
+
+    const seen = receiver.requests.length;
+    await t.queue.work(t.ports);
+    const [sent] = await waitForDeliveries(t, s.w.key, on.id, (d) => d[0]?.status === 'delivered', 'the delivery to the enabled endpoint');
+    assert.equal(sent!.attempts, 1);
+    const [refused] = await waitForDeliveries(t, s.w.key, off.id, (d) => d[0]?.status === 'failed', 'the delivery to the disabled endpoint to fail');
+    assert.deepEqual([refused!.attempts, refused!.lastError], [0, 'not sent: the endpoint is disabled']);
+    assert.equal(receiver.requests.length, seen + 1);
   });
 
   const made = async (app: TestApp, tenant: Tenant) => createWebhook(app, tenant.key, { url: receiver.url, events: ['source.failed'] });

@@ -5,9 +5,11 @@ import {
   type DeliveryRow,
   type EndpointRow,
   findDelivery,
+  findDeliveryWithEndpoint,
   findEndpoint,
   insertDeliveries,
   listSubscribedEndpoints,
+  recordPendingAttempt,
   updateDelivery,
   updateEndpoint,
 } from './webhooks.repository.js';
@@ -55,6 +57,9 @@ export async function queueMessage(ctx: Ctx, type: WebhookEventType, data: Recor
       rows.map((r) => ({ id: r.id, payload: { workspaceId: ctx.workspaceId, deliveryId: r.id, attempt: 1 } })),
     );
   });
+  // Committed: a worker of this process (embedded mode, or `serve` with its worker) starts now
+  // rather than at its next poll; other processes' workers find the jobs when they poll.
+  ctx.queue.wake('webhooks.deliver');
   return endpoints.length;
 }
 
@@ -109,10 +114,9 @@ export async function attempt(ctx: Ctx, endpoint: EndpointRow, delivery: Deliver
  * at most once more. An endpoint switched off fails its waiting deliveries with its reason.
  */
 export async function runDelivery(ctx: Ctx, deliveryId: string, attemptNo: number): Promise<void> {
-  const delivery = await findDelivery(ctx.db, ctx.workspaceId, deliveryId);
-  if (!delivery || delivery.status !== 'pending' || delivery.attempts !== attemptNo - 1) return;
-  const endpoint = await findEndpoint(ctx.db, ctx.workspaceId, delivery.endpointId);
-  if (!endpoint) return;
+  const found = await findDeliveryWithEndpoint(ctx.db, ctx.workspaceId, deliveryId);
+  if (!found || found.delivery.status !== 'pending' || found.delivery.attempts !== attemptNo - 1) return;
+  const { delivery, endpoint } = found;
   if (!endpoint.enabled) {
     await updateDelivery(ctx.db, ctx.workspaceId, delivery.id, {
       status: 'failed',
@@ -122,27 +126,45 @@ export async function runDelivery(ctx: Ctx, deliveryId: string, attemptNo: numbe
     return;
   }
   const outcome = await attempt(ctx, endpoint, delivery);
-  await recordAttempt(ctx, delivery.id, attemptNo, outcome);
+  if (outcome.ok) await recordSuccess(ctx, delivery, endpoint, attemptNo, outcome);
+  else await recordFailure(ctx, delivery.id, attemptNo, outcome);
+}
+
+const seenOf = (outcome: AttemptOutcome) => ({
+  lastAttemptAt: outcome.at,
+  responseStatus: outcome.responseStatus,
+  responseTimeMs: outcome.responseTimeMs,
+  lastError: outcome.error,
+});
+
+/**
+ * A success: the delivery is delivered (one conditional update: the common case kept short), and
+ * an endpoint with a failure streak is healthy again, in the same transaction.
+ */
+async function recordSuccess(ctx: Ctx, delivery: DeliveryRow, endpoint: EndpointRow, attemptNo: number, outcome: AttemptOutcome): Promise<void> {
+  const delivered = { ...seenOf(outcome), status: 'delivered', deliveredAt: outcome.at, nextAttemptAt: null };
+  if (!endpoint.failingSince) {
+    await recordPendingAttempt(ctx.db, ctx.workspaceId, delivery.id, attemptNo, delivered);
+    return;
+  }
+  await inTransaction(ctx, async (tx) => {
+    if (await recordPendingAttempt(tx.db, ctx.workspaceId, delivery.id, attemptNo, delivered)) await updateEndpoint(tx.db, ctx.workspaceId, endpoint.id, { failingSince: null });
+  });
 }
 
 /**
- * Writes an attempt's outcome, and what follows from it, in one transaction: delivered (and the
- * endpoint healthy again); or the next attempt queued after its delay; or, when retries are spent,
- * failed; and an endpoint failing for `DISABLE_AFTER_MS` is switched off with its reason.
+ * A failure, and what follows from it, in one transaction with the endpoint locked: the next
+ * attempt queued after its delay, or, when retries are spent, the delivery failed; and an endpoint
+ * failing for `DISABLE_AFTER_MS` is switched off with its reason.
  */
-async function recordAttempt(ctx: Ctx, deliveryId: string, attemptNo: number, outcome: AttemptOutcome): Promise<void> {
+async function recordFailure(ctx: Ctx, deliveryId: string, attemptNo: number, outcome: AttemptOutcome): Promise<void> {
   const delays = ctx.config.webhooks.retryDelaysSeconds;
   await inTransaction(ctx, async (tx) => {
     const current = await findDelivery(tx.db, ctx.workspaceId, deliveryId, { lock: true });
     if (!current || current.status !== 'pending' || current.attempts !== attemptNo - 1) return;
     const endpoint = await findEndpoint(tx.db, ctx.workspaceId, current.endpointId, { lock: true });
     if (!endpoint) return;
-    const seen = { attempts: attemptNo, lastAttemptAt: outcome.at, responseStatus: outcome.responseStatus, responseTimeMs: outcome.responseTimeMs, lastError: outcome.error };
-    if (outcome.ok) {
-      await updateDelivery(tx.db, ctx.workspaceId, deliveryId, { ...seen, status: 'delivered', deliveredAt: outcome.at, nextAttemptAt: null });
-      if (endpoint.failingSince) await updateEndpoint(tx.db, ctx.workspaceId, endpoint.id, { failingSince: null });
-      return;
-    }
+    const seen = { attempts: attemptNo, ...seenOf(outcome) };
     const failingSince = endpoint.failingSince ?? outcome.at;
     if (outcome.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS && endpoint.enabled) {
       const reason = `every delivery failed for 3 days, since ${failingSince.toISOString()} (last: ${outcome.error})`;

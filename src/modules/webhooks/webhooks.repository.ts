@@ -77,6 +77,29 @@ export async function findDelivery(db: Db, workspaceId: string, id: string, opti
   return row;
 }
 
+/** A delivery with its endpoint, in one query (the delivery job's first read). */
+export async function findDeliveryWithEndpoint(db: Db, workspaceId: string, id: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow } | undefined> {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.workspaceId, webhookDeliveries.workspaceId), eq(webhookEndpoints.id, webhookDeliveries.endpointId)))
+    .where(deliveryOf(workspaceId, id));
+  return row;
+}
+
+/**
+ * Records attempt `attempt` of a pending delivery, only if no other run recorded it first (the
+ * delivery is still pending, after `attempt - 1` attempts): whether it did.
+ */
+export async function recordPendingAttempt(db: Db, workspaceId: string, id: string, attempt: number, changes: Partial<NewDelivery>): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ ...changes, attempts: attempt })
+    .where(and(deliveryOf(workspaceId, id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, attempt - 1)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
 export async function updateDelivery(db: Db, workspaceId: string, id: string, changes: Partial<NewDelivery>): Promise<DeliveryRow | undefined> {
   const [row] = await db.update(webhookDeliveries).set(changes).where(deliveryOf(workspaceId, id)).returning();
   return row;

@@ -127,13 +127,13 @@ export async function listDeliveries(ctx: Ctx, id: string, query: ListDeliveries
  * disabled (enable it first).
  */
 export async function redeliver(ctx: Ctx, id: string, deliveryId: string): Promise<DeliveryRow> {
-  return inTransaction(ctx, async (tx) => {
+  const copy = await inTransaction(ctx, async (tx) => {
     const endpoint = await requireEndpoint(tx, id, { lock: true });
     const original = await findDelivery(tx.db, ctx.workspaceId, deliveryId, { endpointId: id });
     if (!original) throw deliveryNotFound();
     if (!endpoint.enabled) throw new AppError('conflict', 'the webhook is disabled; enable it (PATCH enabled: true) before redelivering');
     const now = ctx.clock.now();
-    const [copy] = await insertDeliveries(tx.db, ctx.workspaceId, [
+    const [row] = await insertDeliveries(tx.db, ctx.workspaceId, [
       {
         endpointId: id,
         messageId: original.messageId,
@@ -146,9 +146,11 @@ export async function redeliver(ctx: Ctx, id: string, deliveryId: string): Promi
         createdAt: now,
       },
     ]);
-    await queueFirstAttempt(tx, copy!);
-    return copy!;
+    await queueFirstAttempt(tx, row!);
+    return row!;
   });
+  ctx.queue.wake('webhooks.deliver');
+  return copy;
 }
 
 /**
