@@ -88,6 +88,7 @@ const envSchema = z.object({
   PARLEY_DELETED_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   PARLEY_ASSUMED_RESOLUTION_HOURS: positiveInt.default(24),
   PARLEY_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  PARLEY_WEBHOOK_CONCURRENCY: positiveInt.default(8),
   PARLEY_WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE)
@@ -201,6 +202,8 @@ export interface Config {
     readonly timeoutMs: number;
     /** Delays before each retry of a failed delivery, in seconds: its length is the number of retries. */
     readonly retryDelaysSeconds: readonly number[];
+    /** Deliveries at once per worker process (they mostly wait on the receiver). */
+    readonly concurrency: number;
   };
   /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
   readonly refineLeaseSeconds: number;
@@ -285,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: Object.freeze({
       timeoutMs: e.PARLEY_WEBHOOK_TIMEOUT_MS,
       retryDelaysSeconds: Object.freeze(parseRetrySchedule(e.PARLEY_WEBHOOK_RETRY_SCHEDULE) as number[]),
+      concurrency: e.PARLEY_WEBHOOK_CONCURRENCY,
     }),
     startedByNpm: env.npm_command || undefined,
   });

@@ -11,6 +11,8 @@ import { runDelivery } from './delivery.service.js';
 export const deliverWebhookJob = defineJob({
   name: 'webhooks.deliver',
   payload: z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), attempt: z.int().min(1) }).strict(),
+  // Deliveries mostly wait on receivers: more at once than other jobs keeps a burst from queueing up.
+  concurrency: (config) => config.webhooks.concurrency,
   options: (config) => ({ retryLimit: 3, retryDelaySeconds: 5, expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 60 }),
   handler: (run, { workspaceId, deliveryId, attempt }) => runDelivery(contextForJob(run, workspaceId), deliveryId, attempt),
 });
