@@ -89,6 +89,7 @@ const envSchema = z.object({
   PARLEY_ASSUMED_RESOLUTION_HOURS: positiveInt.default(24),
   PARLEY_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_WEBHOOK_CONCURRENCY: positiveInt.default(8),
+  PARLEY_WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
   PARLEY_WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE)
@@ -204,6 +205,8 @@ export interface Config {
     readonly retryDelaysSeconds: readonly number[];
     /** Deliveries at once per worker process (they mostly wait on the receiver). */
     readonly concurrency: number;
+    /** Days a finished delivery (delivered or failed) is kept before the hourly purge. */
+    readonly retentionDays: number;
   };
   /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
   readonly refineLeaseSeconds: number;
@@ -289,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.PARLEY_WEBHOOK_TIMEOUT_MS,
       retryDelaysSeconds: Object.freeze(parseRetrySchedule(e.PARLEY_WEBHOOK_RETRY_SCHEDULE) as number[]),
       concurrency: e.PARLEY_WEBHOOK_CONCURRENCY,
+      retentionDays: e.PARLEY_WEBHOOK_RETENTION_DAYS,
     }),
     startedByNpm: env.npm_command || undefined,
   });

@@ -70,6 +70,26 @@ export function registered<Name extends JobName>(job: JobDefinition<Name>): Regi
 /** The jobs whose payload is empty: the scheduled ones, sweeps among them. */
 type SweepName = { [Name in JobName]: JobPayloads[Name] extends EmptyPayload ? Name : never }[JobName];
 
+/**
+ * An hourly housekeeping job (at `minute` past the hour) that deletes what a retention let go, of
+ * every workspace, and logs how many: `purge` does the work in batches and answers the count.
+ */
+export function definePurge<Name extends SweepName>(
+  name: Name,
+  housekeeping: { minute: number; expireInSeconds: number; what: string; purge: (ctx: ProcessContext) => Promise<number> },
+): JobDefinition<Name> {
+  return defineJob<Name>({
+    name,
+    payload: emptyPayload as z.ZodType<JobPayloads[Name]>,
+    schedule: `${housekeeping.minute} * * * *`,
+    options: { retryLimit: 3, expireInSeconds: housekeeping.expireInSeconds },
+    async handler(run) {
+      const ctx = contextForJob(run);
+      ctx.log.info({ purged: await housekeeping.purge(ctx) }, `purged ${housekeeping.what}`);
+    },
+  });
+}
+
 /** A record whose queue job is gone waits this long before the sweep fails it. */
 export const ORPHAN_AGE_MS = 60_000;
 

@@ -2,9 +2,12 @@
 // delete, validation naming the field, the test route, the deliveries list with its keyset pages,
 // another workspace, read-only keys, and the shared security suite.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
 import { webhookEndpoints } from '../../src/db/schema/index.js';
+import { jobNamed } from '../../src/jobs/registry.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus, type SecuredRouteRow, securitySuites } from '../support/security.js';
@@ -196,6 +199,25 @@ describe('webhook routes', () => {
     }
     assert.deepEqual(await ok<Webhook[]>(200, 'GET', WEBHOOKS, undefined, stranger.key), []);
     assert.equal((await ok<Webhook>(200, 'GET', webhook(hook.id), undefined, owner.key)).enabled, true);
+  });
+
+  it('purges finished deliveries older than the retention, keeping pending ones', async () => {
+    const w6 = await makeTenant(t);
+    const hook = await createWebhook(t, w6.key, { url: receiver.url, events: ['source.failed'] });
+    receiver.answers.push(200, 500);
+    const delivered = await ok<Delivery>(200, 'POST', testOf(hook.id), undefined, w6.key);
+    const failed = await ok<Delivery>(200, 'POST', testOf(hook.id), undefined, w6.key);
+    assert.deepEqual([delivered.status, failed.status], ['delivered', 'failed']);
+    const pending = await ok<Delivery>(202, 'POST', redeliverOf(hook.id, failed.id), undefined, w6.key);
+    const purgeAt = async (days: number) => {
+      const now = new Date(Date.now() + days * 24 * 3600 * 1000);
+      const run = { ports: { ...t.ports, clock: { now: () => now } }, id: randomUUID(), retryCount: 0, signal: new AbortController().signal, log: pino({ level: 'silent' }) };
+      await jobNamed('webhooks.purge').handler(run, {});
+      return (await deliveries(t, w6.key, hook.id)).map((d) => d.id);
+    };
+    assert.deepEqual(await purgeAt(29), [pending.id, failed.id, delivered.id]);
+    assert.deepEqual(await purgeAt(31), [pending.id]);
+    await ok(200, 'DELETE', webhook(hook.id), undefined, w6.key);
   });
 
   it('queues a delivery for each subscribed endpoint at the commit, and fails one whose endpoint is off when its turn comes', async () => {

@@ -10,6 +10,7 @@ import {
   insertDeliveries,
   listSubscribedEndpoints,
   recordPendingAttempt,
+  unscopedPurgeFinishedDeliveries,
   updateDelivery,
   updateEndpoint,
 } from './webhooks.repository.js';
@@ -29,6 +30,17 @@ type Ctx = WorkspaceContext;
 export const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
 /** What is kept of a receiver's answer: its status and time, never more than this of its body. */
 const RESPONSE_CAP_BYTES = 64 * 1024;
+
+/** The housekeeping job: deletes finished deliveries older than `PARLEY_WEBHOOK_RETENTION_DAYS`, in batches. */
+export async function purgeFinishedDeliveries(ctx: Pick<WorkspaceContext, 'db' | 'clock' | 'config'>): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.webhooks.retentionDays * 24 * 3600 * 1000);
+  let total = 0;
+  for (;;) {
+    const purged = await unscopedPurgeFinishedDeliveries(ctx.db, before, 1000);
+    total += purged;
+    if (purged < 1000) return total;
+  }
+}
 
 /** The JSON body of a message: the Standard Webhooks convention `{ type, timestamp, data }`. */
 export function messageBody(type: string, at: Date, data: Record<string, unknown>): string {

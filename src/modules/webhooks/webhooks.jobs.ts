@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextForJob } from '../../context.js';
-import { defineJob, registered, type RegisteredJob } from '../../jobs/job.js';
-import { runDelivery } from './delivery.service.js';
+import { defineJob, definePurge, registered, type RegisteredJob } from '../../jobs/job.js';
+import { purgeFinishedDeliveries, runDelivery } from './delivery.service.js';
 
 /**
  * One attempt to deliver a webhook message (delivery.service.ts). The retry schedule of failed
@@ -17,5 +17,8 @@ export const deliverWebhookJob = defineJob({
   handler: (run, { workspaceId, deliveryId, attempt }) => runDelivery(contextForJob(run, workspaceId), deliveryId, attempt),
 });
 
+/** Hourly housekeeping: deletes finished deliveries older than PARLEY_WEBHOOK_RETENTION_DAYS. */
+export const purgeDeliveriesJob = definePurge('webhooks.purge', { minute: 47, expireInSeconds: 600, what: 'old webhook deliveries', purge: purgeFinishedDeliveries });
+
 /** The jobs of this module, for the registry. */
-export const webhookJobs: readonly RegisteredJob[] = [registered(deliverWebhookJob)];
+export const webhookJobs: readonly RegisteredJob[] = [registered(deliverWebhookJob), registered(purgeDeliveriesJob)];

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 
@@ -103,6 +103,27 @@ export async function recordPendingAttempt(db: Db, workspaceId: string, id: stri
 export async function updateDelivery(db: Db, workspaceId: string, id: string, changes: Partial<NewDelivery>): Promise<DeliveryRow | undefined> {
   const [row] = await db.update(webhookDeliveries).set(changes).where(deliveryOf(workspaceId, id)).returning();
   return row;
+}
+
+/**
+ * Deletes up to `limit` finished deliveries (delivered or failed) created before `before`, of every
+ * workspace (the hourly purge): how many it deleted. Pending ones wait for their attempts.
+ */
+export async function unscopedPurgeFinishedDeliveries(db: Db, before: Date, limit: number): Promise<number> {
+  const rows = await db
+    .delete(webhookDeliveries)
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(and(inArray(webhookDeliveries.status, ['delivered', 'failed']), lt(webhookDeliveries.createdAt, before)))
+          .limit(limit),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
 }
 
 export interface DeliveryFilter {
