@@ -178,6 +178,9 @@ describe('webhook routes', () => {
     await fail('POST', redeliverOf(hook.id, UNKNOWN), 404, 'delivery not found', undefined, w5.key);
     await ok(200, 'PATCH', webhook(hook.id), { enabled: false }, w5.key);
     await fail('POST', redeliverOf(hook.id, first.id), 409, /disabled/, undefined, w5.key);
+    const check = await ok<Delivery>(200, 'POST', testOf(hook.id), undefined, w5.key);
+    assert.equal(check.status, 'delivered', 'a disabled endpoint can still be tested');
+    assert.equal((await ok<Webhook>(200, 'GET', webhook(hook.id), undefined, w5.key)).enabled, false);
     const other = await createWebhook(t, w5.key, { url: receiver.url, events: ['source.ingested'] });
     await fail('POST', redeliverOf(other.id, first.id), 404, 'delivery not found', undefined, w5.key);
   });
