@@ -49,6 +49,7 @@ const DOC_PAGES: Record<string, string | null> = {
   tags: 'tags.md',
   tools: 'actions.md',
   widget: 'widget.md',
+  webhooks: 'webhooks.md',
   workspaces: null, // README.md "API conventions"
 };
 
@@ -95,6 +96,7 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   tags: { term: 'Tags', meaning: 'Labels the agent puts on conversations', tables: ['tags'] },
   widget: { term: 'Visitor routes', meaning: "What a chat widget's visitor does with a widget key: start a conversation, write, read and stream it, rate replies", codeNames: ['visitors', 'widget conversations'], tables: ['widget_conversations', 'conversations', 'conversation_events'] },
   'widget-keys': { term: 'Widget keys', meaning: 'Publishable keys (pk_...) of one agent, working only from their allowed origins', tables: ['widget_keys'] },
+  webhooks: { term: 'Webhooks', meaning: 'Endpoints that receive signed events (conversations, articles, sources, Refine), with their deliveries', codeNames: ['webhook endpoints', 'deliveries'], tables: ['webhook_endpoints', 'webhook_deliveries'] },
   workspace: { term: 'Workspace', meaning: 'The workspace of the calling API key', codeNames: ['workspaces'], tables: ['workspaces'] },
 };
 

@@ -16,6 +16,7 @@ import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { providerRoutes } from './modules/providers/index.js';
 import { refineRoutes } from './modules/refine/index.js';
+import { webhookRoutes } from './modules/webhooks/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
 import { sourceRoutes } from './modules/sources/index.js';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...widgetKeyRoutes(authenticator),
     ...visitorRoutes(streams),
     ...refineRoutes(),
+    ...webhookRoutes(),
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);

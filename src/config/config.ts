@@ -11,6 +11,27 @@ export const DEFAULT_USER_AGENT = `ParleyBot/${version} (self-hosted support age
 
 const positiveInt = z.coerce.number().int().positive();
 
+/**
+ * When a failed webhook delivery is tried again: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h,
+ * about 28 hours from the first attempt to the eighth and last (the Standard Webhooks reference
+ * schedule).
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A comma list of delays (`30s`, `5m`, `2h`, `1d`; a bare number is seconds) in seconds, or why it is not one. */
+export function parseRetrySchedule(value: string): number[] | string {
+  const delays: number[] = [];
+  for (const part of value.split(',')) {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$/.exec(part);
+    if (!match) return `"${part.trim()}" is not a delay (a number with s, m, h or d, as in 5s,5m,30m,2h)`;
+    delays.push(Number(match[1]) * DURATION_UNITS[match[2] || 's']!);
+  }
+  if (delays.length > 20) return 'at most 20 retries';
+  return delays;
+}
+
 /** Where language-model calls go: `builtin` is Parley's offline, deterministic engine. */
 export const LLM_PROVIDERS = ['builtin', 'openai-compatible', 'openai', 'anthropic'] as const;
 export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
@@ -71,6 +92,16 @@ const envSchema = z.object({
   PARLEY_REFINE_LEASE_SECONDS: positiveInt.default(900),
   PARLEY_DELETED_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
   PARLEY_ASSUMED_RESOLUTION_HOURS: positiveInt.default(24),
+  PARLEY_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  PARLEY_WEBHOOK_CONCURRENCY: positiveInt.default(8),
+  PARLEY_WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
+  PARLEY_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE)
+    .superRefine((value, ctx) => {
+      const schedule = parseRetrySchedule(value);
+      if (typeof schedule === 'string') ctx.addIssue({ code: 'custom', message: schedule });
+    }),
   PARLEY_SECRET_KEY: z
     .string()
     .superRefine((value, ctx) => {
@@ -194,6 +225,16 @@ export interface Config {
   readonly deletedRetentionDays: number;
   /** Hours of customer silence after an answer from which a conversation counts as resolved (assumed). */
   readonly assumedResolutionHours: number;
+  readonly webhooks: {
+    /** Time limit of one delivery attempt (connection, request and response). */
+    readonly timeoutMs: number;
+    /** Delays before each retry of a failed delivery, in seconds: its length is the number of retries. */
+    readonly retryDelaysSeconds: readonly number[];
+    /** Deliveries at once per worker process (they mostly wait on the receiver). */
+    readonly concurrency: number;
+    /** Days a finished delivery (delivered or failed) is kept before the hourly purge. */
+    readonly retentionDays: number;
+  };
   /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
   readonly refineLeaseSeconds: number;
   /**
@@ -284,6 +325,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refineLeaseSeconds: e.PARLEY_REFINE_LEASE_SECONDS,
     deletedRetentionDays: e.PARLEY_DELETED_RETENTION_DAYS,
     assumedResolutionHours: e.PARLEY_ASSUMED_RESOLUTION_HOURS,
+    webhooks: Object.freeze({
+      timeoutMs: e.PARLEY_WEBHOOK_TIMEOUT_MS,
+      retryDelaysSeconds: Object.freeze(parseRetrySchedule(e.PARLEY_WEBHOOK_RETRY_SCHEDULE) as number[]),
+      concurrency: e.PARLEY_WEBHOOK_CONCURRENCY,
+      retentionDays: e.PARLEY_WEBHOOK_RETENTION_DAYS,
+    }),
     startedByNpm: env.npm_command || undefined,
   });
 }

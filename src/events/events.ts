@@ -17,8 +17,27 @@ export interface DomainEvents {
   'knowledge.generated': { jobId: string; status: 'COMPLETED' | 'FAILED'; operation: string | null; articleId: string | null };
   /** An action or attribute is being deleted (emitted before the row goes, in the same transaction). */
   'action.deleted': { toolId: string; name: string };
-  /** A conversation the human team held after a hand-over was given back to the agent. */
+  /** A conversation's first event was stored (`source`: `api`, `replay`, `testsuite`, ...). */
+  'conversation.created': { conversationId: string; agentId: string; source: string; channel: string };
+  /** The agent replied to a customer's message with an answer (not a hand-over). */
+  'conversation.answered': { conversationId: string; agentId: string; source: string; eventId: string; userEventId: string };
+  /** The agent handed the conversation over to a person; `reason` is an Escalation Reason tag name. */
+  'conversation.escalated': { conversationId: string; agentId: string; source: string; eventId: string; reason: string };
+  /** Feedback was given on an agent reply (the fields given, as they are now). */
+  'conversation.feedback': {
+    conversationId: string;
+    agentId: string;
+    source: string;
+    eventId: string;
+    csatRating: number | null;
+    feedback: string | null;
+    resolved: boolean | null;
+    approved: boolean | null;
+  };
+  /** A person handed a taken-over conversation back to the agent. */
   'conversation.released': { conversationId: string };
+  /** A Refine with AI iteration finished with changes ready to review and publish. */
+  'refine.iteration.ready': { sessionId: string; iterationId: string; conversationId: string; targetEventId: string };
 }
 
 export type EventName = keyof DomainEvents;

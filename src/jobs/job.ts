@@ -116,14 +116,11 @@ export function defineOrphanSweep<Name extends SweepName>(name: Name, what: stri
   });
 }
 
-/** Names of the hourly housekeeping jobs that delete what outlived its retention. */
-type PurgeName = 'api-keys.purge' | 'conversations.purge' | 'widget.purge';
-
 /**
  * An hourly housekeeping job: `purge` deletes what outlived its retention, across workspaces, and
  * answers how many rows went; the job logs `purged <what>` with the count.
  */
-export function definePurgeJob<Name extends PurgeName>(
+export function definePurgeJob<Name extends SweepName>(
   name: Name,
   options: { schedule: string; expireInSeconds: number; what: string; purge: (ctx: ProcessContext) => Promise<number> },
 ): JobDefinition<Name> {

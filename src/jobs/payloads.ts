@@ -27,6 +27,10 @@ export interface JobPayloads {
   'system.limits-sweep': EmptyPayload;
   /** Hourly: deletes widget conversations never written in, older than the retention (widget). */
   'widget.purge': EmptyPayload;
+  /** One attempt (1-based) to deliver a webhook message; the first attempt's job id is the delivery's (webhooks). */
+  'webhooks.deliver': { workspaceId: string; deliveryId: string; attempt: number };
+  /** Hourly: deletes finished webhook deliveries older than the retention (webhooks). */
+  'webhooks.purge': EmptyPayload;
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

@@ -175,6 +175,15 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Has this process's workers of a queue fetch at once instead of at their next poll: for work
+   * whose lag counts (webhook deliveries) queued by a process that also works the queue. Does
+   * nothing where this process runs no worker of it.
+   */
+  wake(name: JobName): void {
+    this.wakeWorkers(name);
+  }
+
   private wakeWorkers(name: string): void {
     for (const worker of this.boss.getWipData()) if (worker.name === name) this.boss.notifyWorker(worker.id);
   }

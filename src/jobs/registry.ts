@@ -6,6 +6,7 @@ import { refineJobs } from '../modules/refine/index.js';
 import { sourceJobs } from '../modules/sources/index.js';
 import { systemJobs } from '../modules/system/index.js';
 import { widgetJobs } from '../modules/widget/index.js';
+import { webhookJobs } from '../modules/webhooks/index.js';
 import type { JobDefinition, RegisteredJob } from './job.js';
 import type { JobName } from './payloads.js';
 
@@ -22,6 +23,7 @@ export const jobRegistry: readonly RegisteredJob[] = [
   ...refineJobs,
   ...systemJobs,
   ...widgetJobs,
+  ...webhookJobs,
 ];
 
 /** A registered job by name with its payload type, for code that runs a handler directly (tests, scripts). */

@@ -36,6 +36,16 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the webhook retry schedule in s, m, h and d, and names a bad one', () => {
+    const defaults = loadConfig({}).webhooks;
+    assert.deepEqual(defaults, { timeoutMs: 10_000, retryDelaysSeconds: [5, 300, 1800, 7200, 18_000, 36_000, 36_000], concurrency: 8, retentionDays: 30 });
+    assert.deepEqual(loadConfig({ PARLEY_WEBHOOK_RETRY_SCHEDULE: '0, 30, 1.5m,1d' }).webhooks.retryDelaysSeconds, [0, 30, 90, 86_400]);
+    assert.throws(
+      () => loadConfig({ PARLEY_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }),
+      (error: unknown) => error instanceof ConfigError && /^PARLEY_WEBHOOK_RETRY_SCHEDULE: "soon" is not a delay/.test(error.problems[0] ?? ''),
+    );
+  });
+
   describe('language model', () => {
     const problems = (env: Record<string, string>) => {
       try {

@@ -99,9 +99,10 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
     PARLEY_JOB_POLL_SECONDS: '0.5',
     PARLEY_JOB_SUPERVISE_SECONDS: '1',
     // Each worker polls its queue twice a second: 2 ingestion workers and 1 of every other queue
-    // (instead of 8 and 4) keep an idle test app from spending its CPU on empty fetches.
+    // (instead of 8, 8 for webhooks and 4) keep an idle test app from spending its CPU on empty fetches.
     PARLEY_WORKER_CONCURRENCY: '1',
     PARLEY_INGEST_CONCURRENCY: '2',
+    PARLEY_WEBHOOK_CONCURRENCY: '1',
     PARLEY_SECRET_KEY: TEST_SECRET_KEY,
     ...options.env,
   });

@@ -13586,6 +13586,798 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a message
+         * @description Queues the delivery's message again as a new delivery (`redeliveryOf`), with the same payload and the same `webhook-id` (receivers drop duplicates by it) and the full retry schedule. 409 when the endpoint is disabled.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deliveryId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state of the resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/deliveries/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries of a webhook endpoint
+         * @description Newest first, with status (`pending`, `delivered`, `failed`), attempts, the last response status and time, the last error and the next retry. Pages: pass `nextCursor` as `cursor` for older ones, `prevCursor` with `direction=previous` for newer ones. `status` filters.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a delivery id: the page continues after (next) or before (previous) it */
+                    cursor?: string;
+                    /** @description `next` goes to older deliveries, `previous` back to newer ones */
+                    direction?: "next" | "previous";
+                    limit?: number;
+                    status?: "pending" | "delivered" | "failed";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDeliveryList"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description An endpoint Parley switched off after three days of failures has `enabled: false` and says why in `disabledReason`.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its deliveries (retries still due are dropped). Answers the deleted endpoint.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the fields given (`url`, `events`, `description`, `enabled`). `enabled: true` turns a disabled endpoint back on with a clean record; deliveries failed meanwhile can be sent again with redeliver.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description `true` turns a disabled endpoint back on (its failure history starts afresh) */
+                        enabled?: boolean;
+                        /** @description the event types sent to this endpoint */
+                        events?: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+                        /** @description an http or https URL that receives the events with POST */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/test/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message
+         * @description Sends a signed `webhook.test` message to the endpoint now, once, and answers the delivery with the outcome (`delivered` or `failed`, the response status and time). Works on a disabled endpoint; a test is not retried and does not count towards disabling.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description In creation order. The signing secrets are never answered again after creation.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"][];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Answers the endpoint with its signing secret (`whsec_` + base64), shown only here. Each request is a POST of `{ type, timestamp, data }` signed as Standard Webhooks specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); verify it with the `standardwebhooks` library and the secret. Events: `conversation.created`, `conversation.escalated`, `conversation.answered`, `conversation.feedback`, `conversation.released`, `article.published`, `source.ingested`, `source.failed`, `refine.iteration.ready` (payloads in docs/webhooks.md). The URL is http or https without credentials; a private or loopback address is refused unless the operator sets `PARLEY_FETCH_ALLOW_PRIVATE` (400 naming `body.url`). At most 50 endpoints per workspace (409).
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/parley",
+                     *       "events": [
+                     *         "conversation.escalated",
+                     *         "source.failed"
+                     *       ],
+                     *       "description": "Escalations to the on-call channel"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        /** @description the event types sent to this endpoint */
+                        events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+                        /** @description an http or https URL that receives the events with POST */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhook"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state of the resource. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/widget-keys/{id}/public": {
         parameters: {
             query?: never;
@@ -15073,6 +15865,48 @@ export interface components {
             name: string;
             prefix: string;
             scopes: ("read" | "write")[];
+        };
+        CreatedWebhook: {
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            disabledAt: string | null;
+            /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
+            disabledReason: string | null;
+            enabled: boolean;
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            /** @description the first failed attempt since the last success */
+            failingSince: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description the signing secret, `whsec_` + base64: shown only in this answer */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+        };
+        CreatedWebhookInput: {
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            disabledAt: string | null;
+            /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
+            disabledReason: string | null;
+            enabled: boolean;
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            /** @description the first failed attempt since the last success */
+            failingSince: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description the signing secret, `whsec_` + base64: shown only in this answer */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
         };
         /**
          * @example {
@@ -17807,6 +18641,110 @@ export interface components {
             interactionId: string;
             /** @description the conversation's status; null before the visitor's first message */
             status: ("Waiting for Customer" | "Resolved by AI" | "Escalated to Human Agent" | "Unresolved" | "No Reply") | null;
+        };
+        Webhook: {
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            disabledAt: string | null;
+            /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
+            disabledReason: string | null;
+            enabled: boolean;
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            /** @description the first failed attempt since the last success */
+            failingSince: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+            eventType: string;
+            /** Format: uuid */
+            id: string;
+            isTest: boolean;
+            lastAttemptAt: string | null;
+            lastError: string | null;
+            /** @description the `webhook-id` header: the same on every retry and redelivery of the message */
+            messageId: string;
+            /** @description when the next retry is due (pending deliveries) */
+            nextAttemptAt: string | null;
+            /** @description the JSON body sent: `{ type, timestamp, data }` */
+            payload: unknown;
+            redeliveryOf: string | null;
+            /** @description HTTP status of the last attempt (null when no answer came) */
+            responseStatus: number | null;
+            /** @description duration of the last attempt */
+            responseTimeMs: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** Format: uuid */
+            webhookId: string;
+        };
+        WebhookDeliveryInput: {
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+            eventType: string;
+            /** Format: uuid */
+            id: string;
+            isTest: boolean;
+            lastAttemptAt: string | null;
+            lastError: string | null;
+            /** @description the `webhook-id` header: the same on every retry and redelivery of the message */
+            messageId: string;
+            /** @description when the next retry is due (pending deliveries) */
+            nextAttemptAt: string | null;
+            /** @description the JSON body sent: `{ type, timestamp, data }` */
+            payload: unknown;
+            redeliveryOf: string | null;
+            /** @description HTTP status of the last attempt (null when no answer came) */
+            responseStatus: number | null;
+            /** @description duration of the last attempt */
+            responseTimeMs: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** Format: uuid */
+            webhookId: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+        };
+        WebhookDeliveryListInput: {
+            deliveries: components["schemas"]["WebhookDeliveryInput"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+        };
+        WebhookInput: {
+            /** Format: uuid */
+            companyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            disabledAt: string | null;
+            /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
+            disabledReason: string | null;
+            enabled: boolean;
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            /** @description the first failed attempt since the last success */
+            failingSince: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
         };
         WidgetKey: {
             allowedOrigins: string[];

@@ -11,3 +11,4 @@ export * from './refine.js';
 export * from './workers.js';
 export * from './limits.js';
 export * from './widget.js';
+export * from './webhooks.js';

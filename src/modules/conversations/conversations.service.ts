@@ -3,6 +3,7 @@ import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { ConversationEvaluation, UsedArticle, UsedSubfolder } from '../../db/schema/index.js';
 import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
+import { pageCursors } from '../../http/keyset.js';
 import { requireAnsweringAgent } from '../agents/index.js';
 import { getArticlesByIds } from '../knowledge/index.js';
 import { type ConversationStatus, listTagGroupsWithTags } from '../tags/index.js';
@@ -188,6 +189,13 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       updatedAt: lastAt,
       lastMessageAt: lastAt,
     });
+    if (isNew) await emitCreated(tx, conversation);
+    const replyRow = reply ? rows.find((r) => r.role === AGENT_ROLE) : undefined;
+    if (reply && replyRow) {
+      const about = { conversationId: conversation.id, agentId: conversation.agentId, source: conversation.source, eventId: replyRow.id };
+      if (reply.handover) await emit(tx, 'conversation.escalated', { ...about, reason: reply.escalationReason ?? 'other' });
+      else await emit(tx, 'conversation.answered', { ...about, userEventId });
+    }
     return rows;
   });
 }
@@ -202,6 +210,7 @@ async function storeWithoutAnswer(ctx: Ctx, conversation: ConversationRow, event
   return inTransaction(ctx, async (tx) => {
     const current = isNew ? await insertConversation(tx.db, ctx.workspaceId, conversation) : await findConversation(tx.db, ctx.workspaceId, conversation.id, { lock: true });
     if (!current) throw conversationNotFound();
+    if (isNew) await emitCreated(tx, conversation);
     return writeUnanswered(tx, current, conversation, event, options.customerMessage ?? false);
   });
 }
@@ -234,6 +243,10 @@ export async function releaseInteraction(ctx: Ctx, id: string): Promise<Conversa
     await emit(tx, 'conversation.released', { conversationId: id });
     return updated!;
   });
+}
+
+function emitCreated(ctx: Ctx, conversation: ConversationRow): Promise<void> {
+  return emit(ctx, 'conversation.created', { conversationId: conversation.id, agentId: conversation.agentId, source: conversation.source, channel: conversation.channel });
 }
 
 function preview(text: string): string {
@@ -269,13 +282,7 @@ export async function listInteractions(ctx: Ctx, query: ListInteractionsQuery) {
     statuses: query.status,
     tagIds: query.tagIds,
   });
-  const first = page.rows[0]?.id ?? null;
-  const last = page.rows.at(-1)?.id ?? null;
-  const forward = query.direction === 'next';
-  // Forward: more after the page when hasMore; something before it when a cursor was given.
-  const nextCursor = forward ? (page.hasMore ? last : null) : last && cursor ? last : null;
-  const prevCursor = forward ? (cursor ? first : null) : page.hasMore ? first : null;
-  return { rows: page.rows, hasMore: page.hasMore, nextCursor, prevCursor };
+  return { rows: page.rows, hasMore: page.hasMore, ...pageCursors(page.rows, { hasMore: page.hasMore, direction: query.direction, fromCursor: Boolean(cursor) }) };
 }
 
 export async function getInteraction(ctx: Ctx, id: string): Promise<{ conversation: ConversationRow; events: EventRow[] }> {
@@ -352,6 +359,16 @@ export async function giveFeedback(
       csatRatings: await ratingsOf(tx.db, ctx.workspaceId, conversation.id),
       updatedAt: now,
       ...(status ? { status, resolved: body.resolved, tagIds: withStatusTag(conversation.tagIds, status) } : {}),
+    });
+    await emit(tx, 'conversation.feedback', {
+      conversationId: conversation.id,
+      agentId: conversation.agentId,
+      source: conversation.source,
+      eventId: updated!.id,
+      csatRating: updated!.csatRating,
+      feedback: updated!.feedback,
+      resolved: updated!.resolved,
+      approved: updated!.approved,
     });
     return updated!;
   });

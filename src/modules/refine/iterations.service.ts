@@ -1,6 +1,6 @@
 import type { ChangeOutput, DiagnoseInput, DiagnoseOutput } from '../../ai/contracts/diagnose.js';
 import { LlmError } from '../../ai/index.js';
-import { inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import type { AnswerSnapshot, PromptSectionValue, PromptSet, RootCause } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { storableText } from '../../http/text-guard.js';
@@ -164,13 +164,21 @@ async function iterate(ctx: Ctx, session: SessionRow, iteration: IterationRow): 
   const old = iteration.oldAnswerSnapshot as AnswerSnapshot | null;
   const same = (replayed?.content ?? null) === (old?.content ?? null);
   const done = ctx.clock.now();
-  await moveIteration(ctx.db, ctx.workspaceId, iteration.id, ['replaying'], {
-    status: same ? 'no_change' : 'ready',
-    replayConversationId: events[0]!.conversationId,
-    replayEventId: reply?.id ?? null,
-    newAnswerSnapshot: replayed,
-    completedAt: done,
-    updatedAt: done,
+  await inTransaction(ctx, async (tx) => {
+    const ended = await moveIteration(tx.db, ctx.workspaceId, iteration.id, ['replaying'], {
+      status: same ? 'no_change' : 'ready',
+      replayConversationId: events[0]!.conversationId,
+      replayEventId: reply?.id ?? null,
+      newAnswerSnapshot: replayed,
+      completedAt: done,
+      updatedAt: done,
+    });
+    if (ended && !same) await emit(tx, 'refine.iteration.ready', {
+        sessionId: session.id,
+        iterationId: iteration.id,
+        conversationId: session.conversationId,
+        targetEventId: session.targetEventId,
+      });
   });
 }
 

@@ -1,0 +1,70 @@
+import type { WorkspaceContext } from '../../context.js';
+import { defineListener, type EventListener, registeredListener } from '../../events/bus.js';
+import type { DomainEvents, EventName } from '../../events/events.js';
+import { queueMessage } from './delivery.service.js';
+import type { WebhookEventType } from './webhooks.schemas.js';
+
+/**
+ * Domain events become webhook messages once their change committed (phase `commit`: a change
+ * that rolled back sends nothing). Conversations of Refine with AI replays and test runs are
+ * Parley's own rehearsals, not customers', and send nothing.
+ */
+
+const INTERNAL_SOURCES = new Set(['replay', 'testsuite']);
+
+/** Where the console shows a conversation (console/src/app/app.tsx: /conversations/:id). */
+export function consolePath(conversationId: string): string {
+  return `/console/conversations/${conversationId}`;
+}
+
+function forward<K extends EventName>(event: K, type: WebhookEventType, data: (payload: DomainEvents[K]) => Record<string, unknown> | null) {
+  const listener: EventListener<K> = {
+    name: `webhooks.send-${type}`,
+    event,
+    phase: 'commit',
+    handle: async (ctx: WorkspaceContext, payload) => {
+      const body = data(payload);
+      if (body) await queueMessage(ctx, type, body);
+    },
+  };
+  return registeredListener(defineListener(listener));
+}
+
+const customer = (source: string) => !INTERNAL_SOURCES.has(source);
+
+export const webhookListeners = [
+  forward('conversation.created', 'conversation.created', (p) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, source: p.source, channel: p.channel, consoleUrl: consolePath(p.conversationId) } : null,
+  ),
+  forward('conversation.answered', 'conversation.answered', (p) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, userEventId: p.userEventId, consoleUrl: consolePath(p.conversationId) } : null,
+  ),
+  forward('conversation.escalated', 'conversation.escalated', (p) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, reason: p.reason, consoleUrl: consolePath(p.conversationId) } : null,
+  ),
+  forward('conversation.feedback', 'conversation.feedback', (p) =>
+    customer(p.source)
+      ? {
+          conversationId: p.conversationId,
+          botId: p.agentId,
+          eventId: p.eventId,
+          csatRating: p.csatRating,
+          feedback: p.feedback,
+          resolved: p.resolved,
+          approved: p.approved,
+          consoleUrl: consolePath(p.conversationId),
+        }
+      : null,
+  ),
+  forward('conversation.released', 'conversation.released', (p) => ({ conversationId: p.conversationId, consoleUrl: consolePath(p.conversationId) })),
+  forward('article.published', 'article.published', (p) => ({ articleId: p.articleId, draftId: p.draftId, version: p.version })),
+  forward('source.ingested', 'source.ingested', (p) => (p.status === 'COMPLETED' ? { documentId: p.sourceId, changed: p.changed } : null)),
+  forward('source.ingested', 'source.failed', (p) => (p.status === 'FAILED' ? { documentId: p.sourceId } : null)),
+  forward('refine.iteration.ready', 'refine.iteration.ready', (p) => ({
+    sessionId: p.sessionId,
+    iterationId: p.iterationId,
+    conversationId: p.conversationId,
+    eventId: p.targetEventId,
+    consoleUrl: `/console/refine/${p.conversationId}/${p.targetEventId}`,
+  })),
+];
