@@ -162,6 +162,11 @@ describe('operations endpoints', () => {
       '/v2/widget/conversations/{id}/events': ['get'],
       '/v2/widget/conversations/{id}/stream': ['get'],
       '/v2/widget/conversations/{id}/events/{eventId}/feedback': ['post'],
+      '/v2/webhooks/public': ['get', 'post'],
+      '/v2/webhooks/{id}/public': ['delete', 'get', 'patch'],
+      '/v2/webhooks/{id}/test/public': ['post'],
+      '/v2/webhooks/{id}/deliveries/public': ['get'],
+      '/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public': ['post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -5,9 +5,11 @@ import { queueMessage } from './delivery.service.js';
 import type { WebhookEventType } from './webhooks.schemas.js';
 
 /**
- * Domain events become webhook messages once their change committed (phase `commit`: a change
- * that rolled back sends nothing). Conversations of Refine with AI replays and test runs are
- * Parley's own rehearsals, not customers', and send nothing.
+ * Domain events become webhook messages in the transaction of the change that caused them (phase
+ * `transaction`): the delivery rows and their first jobs commit with the change or not at all, so
+ * no committed change loses its message to a crash between the commit and a later write (at least
+ * once, as the deliveries' jobs then are). A change that rolls back sends nothing. Conversations of
+ * Refine with AI replays and test runs are Parley's own rehearsals, not customers', and send nothing.
  */
 
 const INTERNAL_SOURCES = new Set(['replay', 'testsuite']);
@@ -21,7 +23,7 @@ function forward<K extends EventName>(event: K, type: WebhookEventType, data: (p
   const listener: EventListener<K> = {
     name: `webhooks.send-${type}`,
     event,
-    phase: 'commit',
+    phase: 'transaction',
     handle: async (ctx: WorkspaceContext, payload) => {
       const body = data(payload);
       if (body) await queueMessage(ctx, type, body);
