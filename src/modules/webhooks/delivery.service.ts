@@ -69,10 +69,6 @@ export async function queueMessage(ctx: Ctx, type: WebhookEventType, data: Recor
       rows.map((r) => ({ id: r.id, payload: { workspaceId: ctx.workspaceId, deliveryId: r.id, attempt: 1 } })),
     );
   });
-  // A worker of this process (embedded mode, or `serve` with its worker) fetches at once rather
-  // than at its next poll: on PGlite its fetch queues behind this transaction and sees the jobs;
-  // on PostgreSQL a fetch before the commit finds none, and the next poll takes them.
-  ctx.queue.wake('webhooks.deliver');
   return endpoints.length;
 }
 

@@ -19,17 +19,33 @@ export function consolePath(conversationId: string): string {
   return `/console/conversations/${conversationId}`;
 }
 
+/** Payloads whose transaction queued deliveries: their delivery workers are woken after the commit. */
+const queuedIn = new WeakSet<object>();
+
+/**
+ * Two listeners per event: in the change's transaction, the deliveries and their first jobs; after
+ * its commit, a wake of this process's delivery workers (before the commit a worker would find
+ * nothing, and wait for its next poll).
+ */
 function forward<K extends EventName>(event: K, type: WebhookEventType, data: (payload: DomainEvents[K]) => Record<string, unknown> | null) {
-  const listener: EventListener<K> = {
+  const write: EventListener<K> = {
     name: `webhooks.send-${type}`,
     event,
     phase: 'transaction',
     handle: async (ctx: WorkspaceContext, payload) => {
       const body = data(payload);
-      if (body) await queueMessage(ctx, type, body);
+      if (body && (await queueMessage(ctx, type, body)) > 0) queuedIn.add(payload);
     },
   };
-  return registeredListener(defineListener(listener));
+  const wake: EventListener<K> = {
+    name: `webhooks.wake-${type}`,
+    event,
+    phase: 'commit',
+    handle: async (ctx: WorkspaceContext, payload) => {
+      if (queuedIn.delete(payload)) ctx.queue.wake('webhooks.deliver');
+    },
+  };
+  return [registeredListener(defineListener(write)), registeredListener(defineListener(wake))];
 }
 
 const customer = (source: string) => !INTERNAL_SOURCES.has(source);
@@ -69,4 +85,4 @@ export const webhookListeners = [
     eventId: p.targetEventId,
     consoleUrl: `/console/refine/${p.conversationId}/${p.targetEventId}`,
   })),
-];
+].flat();
