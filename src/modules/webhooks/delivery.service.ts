@@ -1,4 +1,5 @@
 import { enqueue, enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
+import { deleteInBatches } from '../../db/sql.js';
 import { FetchError } from '../../ingest/fetch/safe-fetch.js';
 import { newMessageId, signatureHeaders } from './signing.js';
 import {
@@ -34,12 +35,7 @@ const RESPONSE_CAP_BYTES = 64 * 1024;
 /** The housekeeping job: deletes finished deliveries older than `PARLEY_WEBHOOK_RETENTION_DAYS`, in batches. */
 export async function purgeFinishedDeliveries(ctx: Pick<WorkspaceContext, 'db' | 'clock' | 'config'>): Promise<number> {
   const before = new Date(ctx.clock.now().getTime() - ctx.config.webhooks.retentionDays * 24 * 3600 * 1000);
-  let total = 0;
-  for (;;) {
-    const purged = await unscopedPurgeFinishedDeliveries(ctx.db, before, 1000);
-    total += purged;
-    if (purged < 1000) return total;
-  }
+  return deleteInBatches((limit) => unscopedPurgeFinishedDeliveries(ctx.db, before, limit), 1000);
 }
 
 /** The JSON body of a message: the Standard Webhooks convention `{ type, timestamp, data }`. */
