@@ -194,3 +194,13 @@ export async function secondsSinceAWorkerWasSeen(db: Db): Promise<number | null>
     .from(jobWorkers);
   return row?.seconds == null ? null : Number(row.seconds);
 }
+
+/** The worker whose row lists a job as running (a silent worker's row stays until it is claimed). */
+export async function workerThatRan(db: Db, jobId: string): Promise<LostBy | undefined> {
+  const [row] = await db
+    .select({ id: jobWorkers.id, host: jobWorkers.host, pid: jobWorkers.pid, lastSeenAt: jobWorkers.lastSeenAt })
+    .from(jobWorkers)
+    .where(sql`${jobWorkers.running} @> ${JSON.stringify([{ jobId }])}::jsonb`)
+    .limit(1);
+  return row && { ...row, lastSeenAt: row.lastSeenAt.toISOString() };
+}

@@ -6,7 +6,7 @@ import type { Ports } from '../context.js';
 import type { Database, Db } from '../db/database.js';
 import { queryRows } from '../db/sql.js';
 import { storableText } from '../http/text-guard.js';
-import { type LostBy, TAKEN_OVER, WorkerFleet } from './fleet.js';
+import { type LostBy, TAKEN_OVER, WorkerFleet, workerThatRan } from './fleet.js';
 import { deadLetterName, jobOptions, type RegisteredJob } from './job.js';
 import type { JobName, JobPayloads } from './payloads.js';
 import { version } from '../version.js';
@@ -226,19 +226,9 @@ export class JobQueue {
     const message = output.message ?? output.value?.message;
     const why = TAKEOVER_REASONS[String(message)];
     if (!why) return;
-    const lostBy = output.lostBy ?? (await this.workerThatRan(item.id));
+    const lostBy = output.lostBy ?? (await workerThatRan(this.deps.database.db, item.id).catch(() => undefined));
     const leaseSeconds = { ...DEFAULTS, ...jobOptions(job, this.deps.config) }.expireInSeconds;
     log.warn({ record: item.data, lostBy: lostBy ?? 'unknown (its worker left no row)', leaseSeconds }, `job taken over: ${why}`);
-  }
-
-  /** The worker whose row lists a job as running (a silent worker's row stays until claimed). */
-  private async workerThatRan(jobId: string): Promise<LostBy | undefined> {
-    const rows = await queryRows<{ id: string; host: string; pid: number; last_seen_at: Date | string }>(
-      this.deps.database.db,
-      sql`SELECT id, host, pid, last_seen_at FROM job_workers WHERE running @> ${JSON.stringify([{ jobId }])}::jsonb LIMIT 1`,
-    ).catch(() => []);
-    const [row] = rows;
-    return row && { id: row.id, host: row.host, pid: Number(row.pid), lastSeenAt: new Date(row.last_seen_at).toISOString() };
   }
 
   /**

@@ -132,6 +132,9 @@ describe('admin API', () => {
     const ws = await t.request<Workspace>('POST', '/v2/admin/workspaces', { headers: admin, body: { name: 'Escalate' } });
     const key = await t.request<CreatedKey>('POST', `/v2/admin/workspaces/${ws.body.id}/api-keys`, { headers: admin, body: { scopes: ['read', 'write'] } });
     assertError(await t.request('GET', '/v2/admin/workspaces', { key: key.body.key }), 401, AUTH_MESSAGES.adminInvalid);
+    // The worker list names hosts and pids of the whole deployment: operators only.
+    assertError(await t.request('GET', '/v2/admin/workers', { key: key.body.key }), 401, AUTH_MESSAGES.adminInvalid);
+    assertError(await t.request('GET', '/v2/admin/workers'), 401, AUTH_MESSAGES.adminMissing);
   });
 });
 
@@ -144,5 +147,6 @@ describe('admin API without PARLEY_ADMIN_TOKEN', () => {
 
   it('answers 404 saying it is disabled', async () => {
     assertError(await t.request('GET', '/v2/admin/workspaces', { headers: admin }), 404, AUTH_MESSAGES.adminDisabled);
+    assertError(await t.request('GET', '/v2/admin/workers', { headers: admin }), 404, AUTH_MESSAGES.adminDisabled);
   });
 });
