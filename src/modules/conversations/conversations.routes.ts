@@ -15,18 +15,8 @@ import {
   metadataSchema,
   successSchema,
 } from './conversations.schemas.js';
-import {
-  deleteInteraction,
-  deleteInteractions,
-  evaluateInteraction,
-  getEventMetadata,
-  getInteraction,
-  giveFeedback,
-  listInteractions,
-  postEvent,
-  releaseInteraction,
-  tagLookup,
-} from './conversations.service.js';
+import { deleteInteraction, deleteInteractions, getInteraction, listInteractions, postEvent, releaseInteraction, tagLookup } from './conversations.service.js';
+import { evaluateInteraction, getEventMetadata, giveFeedback } from './events.service.js';
 
 const tags = ['Conversations'];
 
