@@ -76,10 +76,21 @@ describe('deployment-wide limits in the database', () => {
   it('passes results and errors through, and a longer delay for one call (a Crawl-delay) spaces it', async () => {
     const limiter = new SharedHostLimiter(hostTurnStore(testDb.database.db), { perHost: 2, delayMs: 0 });
     const host = `https://site-${crypto.randomUUID()}.test`;
-    assert.equal(await limiter.run(`${host}/a`, async () => 'value', 200), 'value');
-    const started = Date.now();
-    await assert.rejects(limiter.run(`${host}/b`, () => Promise.reject(new Error('boom'))), /boom/);
-    assert.ok(Date.now() - started >= 200 - 5, 'the call after waited the first one\'s delay');
+    let firstStart = 0;
+    let secondStart = 0;
+    const first = async () => {
+      firstStart = Date.now();
+      return 'value';
+    };
+    assert.equal(await limiter.run(`${host}/a`, first, 200), 'value');
+    const failing = () => {
+      secondStart = Date.now();
+      return Promise.reject(new Error('boom'));
+    };
+    await assert.rejects(limiter.run(`${host}/b`, failing), /boom/);
+    // The second start is reserved 200 ms after the first on the database's clock; each begins once
+    // its answer reached this process, so the gap seen here is 200 ms give or take two round trips.
+    assert.ok(secondStart - firstStart >= 200 - 20, `the call after waited the first one's delay (${secondStart - firstStart} ms)`);
     assert.equal(await limiter.run(`${host}/c`, async () => 'still works'), 'still works');
   });
 
