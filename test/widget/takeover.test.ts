@@ -8,7 +8,7 @@ import type { DomainEvents } from '../../src/events/events.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { assertError, expectStatus, securitySuites } from '../support/security.js';
 import { type Event, type Interaction, interaction, say, setupAgent, UNKNOWN } from '../conversations/support.js';
-import { eventsOf, expectVisit, send, setupWidget, start, type VisitorEvents } from './support.js';
+import { eventsOf, expectVisit, messagesOf, send, setupWidget, start, type VisitorEvent, type VisitorEvents, visit } from './support.js';
 
 type Held = Interaction & { humanTakeoverAt: string | null; turns?: number };
 const releaseOf = (id: string) => `/v2/hc-interactions/${id}/release/public`;
@@ -91,6 +91,30 @@ describe('human takeover', () => {
     const answered = await send(t, s.widget.key, c, 'How do I export invoices?');
     assert.deepEqual(answered.map((e) => e.role), ['user', 'parleybot']);
     assert.match(answered[1]!.message, /Download/);
+  });
+
+  it('"talk to a person" (askForPerson) hands over whatever the message says, in any language, and not during a waiting hold', async () => {
+    const s = await setupWidget(t);
+    const c = await start(t, s.widget.key);
+    const opts = { key: s.widget.key, token: c.visitorToken };
+    // A question the knowledge answers, sent with the button: a hand-over all the same.
+    const asked = await expectVisit<VisitorEvent[]>(t, 200, 'POST', messagesOf(c.conversationId), { ...opts, body: { content: 'How do I reset my password?', askForPerson: true } });
+    assert.deepEqual(asked.map((e) => [e.role, e.handover]), [['user', false], ['parleybot', true]]);
+    const held = await expectStatus<Held>(t, 200, 'GET', interaction(c.conversationId), s.w.readKey);
+    assert.deepEqual([held.status, held.escalationReason, Boolean(held.humanTakeoverAt)], ['Escalated to Human Agent', 'customer_request', true]);
+    // A sentence the built-in engine cannot read (French) works the same through the button.
+    const other = await start(t, s.widget.key);
+    const french = await expectVisit<VisitorEvent[]>(t, 200, 'POST', messagesOf(other.conversationId), {
+      key: s.widget.key,
+      token: other.visitorToken,
+      body: { content: 'Je voudrais parler à une personne.', askForPerson: true },
+    });
+    assert.equal(french[1]!.handover, true);
+    // Without the button the same question is answered.
+    const plain = await start(t, s.widget.key);
+    const answered = await send(t, s.widget.key, plain, 'How do I reset my password?');
+    assert.equal(answered[1]!.handover, false);
+    assertError(await visit(t, 'POST', messagesOf(plain.conversationId), { key: s.widget.key, token: plain.visitorToken, body: { content: 'hi', askForPerson: 'yes' } }), 400, /body\.askForPerson/);
   });
 
   it('answers 404 for an unknown conversation or one of another workspace', async () => {

@@ -14856,6 +14856,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @description the visitor pressed "talk to a person": the agent hands the conversation to the team (reason `customer_request`) instead of answering
+                         * @default false
+                         */
+                        askForPerson?: boolean;
+                        /** @description the visitor's message, as the conversation shows it */
                         content: string;
                     };
                 };

@@ -49,6 +49,8 @@ export interface PostEventOptions {
   overlay?: AnswerOverlay;
   /** The id a new conversation gets (a widget conversation's, reserved when the visitor started it). */
   newConversationId?: string;
+  /** The customer asked for a person with a button (the widget's): the agent hands over. */
+  personRequested?: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
   if (conversation.humanTakeoverAt) return storeWithoutAnswer(ctx, conversation, event, isNew, { customerMessage: true });
 
   const history = isNew ? [] : await listEvents(ctx.db, ctx.workspaceId, conversation.id);
-  const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay });
+  const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay, personRequested: options.personRequested });
   const answeredAt = new Date(Math.max(ctx.clock.now().getTime(), arrived.getTime() + 1));
   const events: NewEvent[] = [{ ...event, message: outcome.userMessage, sentiment: outcome.sentiment }];
   const reply = outcome.reply;

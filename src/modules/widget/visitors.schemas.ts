@@ -27,9 +27,15 @@ export const startedConversationSchema = z.object({
   visitorToken: z.string().describe('proves the conversation to later visitor calls (`X-Visitor-Token`); shown once, stored hashed'),
 });
 
-export const visitorMessageBodySchema = z.strictObject({
-  content: z.string().trim().min(1).max(CONVERSATION_LIMITS.content),
-});
+export const visitorMessageBodySchema = z
+  .strictObject({
+    content: z.string().trim().min(1).max(CONVERSATION_LIMITS.content).describe("the visitor's message, as the conversation shows it"),
+    askForPerson: z
+      .boolean()
+      .default(false)
+      .describe('the visitor pressed "talk to a person": the agent hands the conversation to the team (reason `customer_request`) instead of answering'),
+  })
+  .meta({ examples: [{ content: 'Where is my order?' }, { content: 'I would like to talk to a person.', askForPerson: true }] });
 
 export const visitorEventSchema = z
   .object({

@@ -65,8 +65,10 @@ export async function requireVisitorConversation(ctx: Ctx, id: string, token: st
  * created events. The first message writes the conversation under the id reserved at the start,
  * with the start's user attributes; a lock on that id keeps two first messages from both trying.
  */
-export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, content: string): Promise<EventRow[]> {
-  const continued = (c: Ctx) => postEvent(c, { content, role: 'user', interactionId: conversation.id }, { source: 'api' });
+export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, message: { content: string; askForPerson: boolean }): Promise<EventRow[]> {
+  const { content } = message;
+  const options = { source: 'api', personRequested: message.askForPerson } as const;
+  const continued = (c: Ctx) => postEvent(c, { content, role: 'user', interactionId: conversation.id }, options);
   if (conversation.startedAt) return continued(ctx);
   return withLocks(ctx.db, [`widget-conversation:${conversation.id}`], async (db) => {
     const locked = { ...ctx, db };
@@ -76,7 +78,7 @@ export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversat
     const rows = await postEvent(
       locked,
       { content, role: 'user', botId: conversation.agentId, metadata: { channel: 'chat', user_attributes: current.userAttributes } },
-      { source: 'api', newConversationId: conversation.id },
+      { ...options, newConversationId: conversation.id },
     );
     await markStarted(db, ctx.workspaceId, conversation.id, ctx.clock.now());
     return rows;

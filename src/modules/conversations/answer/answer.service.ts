@@ -16,7 +16,7 @@ import { afterHandover, runFlow } from './flow.stage.js';
 import { generateAnswer, generateTrace } from './generate.stage.js';
 import { checkInput, evaluationContext, guardrailTrace } from './input.stage.js';
 import { relevantMemories } from './memories.stage.js';
-import { planReply } from './planning.stage.js';
+import { personRequested, planReply } from './planning.stage.js';
 import { answerArticles, citedArticles, searchArticles, searchTrace } from './search.stage.js';
 import { indexTags, tagReply, tagsByGroup, withStatusTag } from './tags.stage.js';
 import { StageTrace } from './trace.js';
@@ -55,6 +55,8 @@ export interface AnswerRequest {
   /** Earlier events of the conversation, oldest first. */
   history: readonly EventRow[];
   overlay?: AnswerOverlay;
+  /** The customer asked for a person with a button (the widget's): the agent hands over. */
+  personRequested?: boolean;
 }
 
 export interface AnswerReply {
@@ -98,9 +100,10 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
   const executedUserAttributes = await trace.time('attributes', () => runAttributes(ctx, trace, agent.id, conversation, context));
   const history = request.history.slice(-HISTORY_EVENTS).map((e) => ({ role: e.role, message: e.message }));
   const [intentRules, businessRules] = await Promise.all([rulesOf(ctx, agent.id, overlay, 'intent'), rulesOf(ctx, agent.id, overlay, 'business')]);
-  const planning = await trace.time('planning', () =>
+  const planned = await trace.time('planning', () =>
     planReply(ctx, trace, { message, history, planningPrompt: serializeSections(prompts.hcPlanningPrompt), intentRules, waiting: conversation.waitingFlow, overlayRuleIds: overlay?.rules?.map((r) => r.id) ?? [] }),
   );
+  const planning = request.personRequested ? personRequested(planned) : planned;
   const flow = await runFlow(ctx, trace, planning, conversation.waitingFlow, message, context);
   const hits = !flow.walk && planning.performKnowledgeSearch ? await trace.time('knowledgeSearch', () => searchArticles(ctx, trace, message, agent.id, overlay)) : [];
   const { plan } = planning;

@@ -27,6 +27,22 @@ export interface Planning {
   performKnowledgeSearch: boolean;
 }
 
+/**
+ * The customer pressed a "talk to a person" button (the widget's): whatever the plan read in the
+ * message, it is a request for a person. No rule starts or resumes and nothing is searched, so
+ * the reply is the hand-over (`customer_request`); the plan's sentiment is kept.
+ */
+export function personRequested(planning: Planning): Planning {
+  return {
+    ...planning,
+    plan: { ...planning.plan, intent: 'human_request', performKnowledgeSearch: false, smallTalkReply: null },
+    resumed: null,
+    matched: null,
+    reasoning: `The customer asked for a person with the chat's button. ${planning.reasoning}`,
+    performKnowledgeSearch: false,
+  };
+}
+
 /** When planning fails the agent searches, as for any question. */
 function failedPlan(error: unknown): PlanOutput {
   return { reasoning: `Planning failed (${errorText(error)}); searching the knowledge base.`, performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false };
