@@ -1,6 +1,7 @@
-// Builds dist/ with tsc, and the console (console/, an npm workspace) into console/dist/ with
-// Vite, each when it is missing or older than any of its source files, so `npm start` and
-// `npx parley` work on a fresh clone without a separate build step. A deployment runs it once as an
+// Builds dist/ with tsc, the console (console/, an npm workspace) into console/dist/ and the chat
+// widget (widget/, another) into widget/dist/widget.js with Vite, each when it is missing or older
+// than any of its source files, so `npm start` and `npx parley` work on a fresh clone without a
+// separate build step. A deployment runs it once as an
 // install step (`npm run build`); processes started at once on a stale folder build it once: the
 // first takes a lock (dist/.build-lock, holding its pid) and the others wait for it.
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ const stamp = path.join(root, 'dist', '.build-stamp');
 const lockFile = path.join(root, 'dist', '.build-lock');
 const consoleRoot = path.join(root, 'console');
 const consoleStamp = path.join(consoleRoot, 'dist', '.build-stamp');
+const widgetRoot = path.join(root, 'widget');
 
 function newest(entry) {
   const stat = statSync(entry);
@@ -104,7 +106,15 @@ export function ensureBuild() {
     args: [vite, 'build', '--logLevel', 'warn'],
     cwd: consoleRoot,
   };
-  const builds = [server, consoleBuild];
+  const widgetVite = path.join(path.dirname(createRequire(path.join(widgetRoot, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  const widgetBuild = {
+    what: 'widget/dist/',
+    sources: ['src', 'package.json', 'vite.config.ts', 'tsconfig.json'].map((p) => path.join(widgetRoot, p)),
+    stamp: path.join(widgetRoot, 'dist', '.build-stamp'),
+    args: [widgetVite, 'build', '--logLevel', 'warn'],
+    cwd: widgetRoot,
+  };
+  const builds = [server, consoleBuild, widgetBuild];
   if (!builds.some((b) => isStale(b.sources, b.stamp))) return;
   // Looked at again under the lock: the process that held it may have built everything meanwhile.
   withBuildLock(() => {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { KeyAuthenticator, registerAuth } from './http/auth.js';
 import { registerConsole } from './http/console.js';
+import { registerWidget } from './http/widget.js';
 import type { AppDeps } from './http/deps.js';
 import { registerErrorRenderer, renderClientError, renderFailedExpectation, renderFrameworkError } from './http/error-renderer.js';
 import { Metrics } from './http/metrics.js';
@@ -110,5 +111,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);
+  registerWidget(app, deps.database.db, config.widgetDir);
   return app;
 }

@@ -43,6 +43,7 @@ const envSchema = z.object({
   PARLEY_DATA_DIR: z.string().min(1).default('./data'),
   PARLEY_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PARLEY_CONSOLE_DIR: z.string().min(1).optional(),
+  PARLEY_WIDGET_DIR: z.string().min(1).optional(),
   PARLEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PARLEY_BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
   PARLEY_UPLOAD_LIMIT_BYTES: positiveInt.default(25 * 1024 * 1024),
@@ -125,6 +126,8 @@ export interface Config {
   readonly adminToken: string | undefined;
   /** The built console served at /console/; absent means the console/dist of this installation. */
   readonly consoleDir: string | undefined;
+  /** Folder of the built chat widget (widget.js) served at /widget.js; unset: widget/dist of this installation. */
+  readonly widgetDir: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   /** Largest file accepted by a multipart upload route. */
@@ -273,6 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.PARLEY_DATA_DIR),
     adminToken: e.PARLEY_ADMIN_TOKEN,
     consoleDir: e.PARLEY_CONSOLE_DIR === undefined ? undefined : path.resolve(e.PARLEY_CONSOLE_DIR),
+    widgetDir: e.PARLEY_WIDGET_DIR === undefined ? undefined : path.resolve(e.PARLEY_WIDGET_DIR),
     logLevel: e.PARLEY_LOG_LEVEL,
     bodyLimitBytes: e.PARLEY_BODY_LIMIT_BYTES,
     uploadLimitBytes: e.PARLEY_UPLOAD_LIMIT_BYTES,
