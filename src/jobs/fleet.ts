@@ -57,6 +57,8 @@ export class WorkerFleet {
   private beating: Promise<void> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private queues: WorkerQueues = {};
+  /** The workers this one found dead, by the id of each job they were running (the latest few hundred). */
+  private readonly taken = new Map<string, LostBy>();
 
   constructor(private readonly deps: FleetDeps) {}
 
@@ -156,8 +158,26 @@ export class WorkerFleet {
       const lostBy: LostBy = { id: worker.id, host: worker.host, pid: worker.pid, lastSeenAt: worker.lastSeenAt.toISOString() };
       const jobs = worker.running.map((j) => ({ job: j.job, jobId: j.jobId }));
       this.deps.log.warn({ worker: lostBy, jobs, timeoutSeconds: timeout }, 'worker stopped: silent past PARLEY_WORKER_TIMEOUT_SECONDS; taking over its jobs');
-      for (const job of worker.running) await this.putBack(job, lostBy);
+      for (const job of worker.running) {
+        this.remember(job.jobId, lostBy);
+        await this.putBack(job, lostBy);
+      }
     }
+  }
+
+  /**
+   * The worker that was running `jobId` when this one took it over. Its row is gone (claimed), so
+   * when pg-boss's own supervision had already put the job back (the fence then lets the fleet's
+   * put-back through to nothing, and the job's output names no worker), this is where the
+   * takeover line of the job's next attempt in this process finds it.
+   */
+  tookFrom(jobId: string): LostBy | undefined {
+    return this.taken.get(jobId);
+  }
+
+  private remember(jobId: string, lostBy: LostBy): void {
+    this.taken.set(jobId, lostBy);
+    if (this.taken.size > 500) this.taken.delete(this.taken.keys().next().value!);
   }
 
   private async putBack(job: RunningJob, lostBy: LostBy): Promise<void> {

@@ -226,7 +226,7 @@ export class JobQueue {
     const message = output.message ?? output.value?.message;
     const why = TAKEOVER_REASONS[String(message)];
     if (!why) return;
-    const lostBy = output.lostBy ?? (await workerThatRan(this.deps.database.db, item.id).catch(() => undefined));
+    const lostBy = output.lostBy ?? this.fleet?.tookFrom(item.id) ?? (await workerThatRan(this.deps.database.db, item.id).catch(() => undefined));
     const leaseSeconds = { ...DEFAULTS, ...jobOptions(job, this.deps.config) }.expireInSeconds;
     log.warn({ record: item.data, lostBy: lostBy ?? 'unknown (its worker left no row)', leaseSeconds }, `job taken over: ${why}`);
   }
