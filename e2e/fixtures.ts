@@ -3,8 +3,10 @@
 // the screenshots (test-results/console/, kept as CI artifacts).
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RunningServer, startServer, tempDataDir } from '../bench/support.js';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results/console');
 
@@ -28,11 +30,11 @@ export const server = {
   },
 };
 
-/** A JSON request to the API with the read-write key; throws unless it answers 2xx. */
-export async function apiCall<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${route}`, {
+/** A JSON request to the API with the read-write key (of the shared server, or of `target`); throws unless it answers 2xx. */
+export async function apiCall<T>(method: string, route: string, body?: unknown, target: { url: string; key: string } = server): Promise<T> {
+  const response = await fetch(`${target.url}${route}`, {
     method,
-    headers: { authorization: `Bearer ${server.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${target.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -152,4 +154,34 @@ export async function refineThroughApi(conversationId: string, eventId: string, 
     }, { message: `the iteration for "${feedbackNote}" ends` })
     .toBe(false);
   return status;
+}
+
+/** A server of a test file's own (on its own PGlite data folder, e.g. one allowed to call private addresses), with a read-only key. */
+export interface OwnServer {
+  server: RunningServer;
+  readKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server of the file's own with `env` added, and adds a read-only key through the admin API (as global-setup.ts does). */
+export async function startOwnServer(prefix: string, env: Record<string, string>): Promise<OwnServer> {
+  const data = await tempDataDir(prefix);
+  const server = await startServer({ env: { PARLEY_DATA_DIR: data.path, PARLEY_LOG_LEVEL: 'warn', PARLEY_JOB_POLL_SECONDS: '0.5', PARLEY_RATE_LIMIT_MAX: '100000', ...env } });
+  const stop = async () => {
+    await server.stop();
+    await data.remove();
+  };
+  try {
+    const me = (await (await fetch(`${server.url}/v2/workspace/public`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()) as { id: string };
+    const created = await fetch(`${server.url}/v2/admin/workspaces/${me.id}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${readFileSync(path.join(data.path, 'admin-token'), 'utf8').trim()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `${prefix}read-only`, scopes: ['read'] }),
+    });
+    if (created.status !== 201) throw new Error(`creating the read-only key answered ${created.status}: ${await created.text()}`);
+    return { server, readKey: ((await created.json()) as { key: string }).key, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

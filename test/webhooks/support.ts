@@ -1,10 +1,7 @@
-// Shared pieces of the webhook tests: wire shapes, paths, a receiver on 127.0.0.1 that records
-// what Parley sends and answers as the test tells it, and waiting for deliveries.
-import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Shared pieces of the webhook tests: wire shapes, paths, the receiver (test/support/webhook-receiver.ts),
+// and waiting for deliveries.
 import type { TestApp } from '../support/app.js';
 import { poll } from '../support/poll.js';
-import { type RecordedRequest, recordingServer } from '../support/recording-server.js';
 import { expectStatus } from '../support/security.js';
 
 export interface Webhook {
@@ -27,40 +24,7 @@ export const deliveriesOf = (id: string, query = '') => `/v2/webhooks/${id}/deli
 export const redeliverOf = (id: string, deliveryId: string) => `/v2/webhooks/${id}/deliveries/${deliveryId}/redeliver/public`;
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-/** What the receiver does with one request: answer a status, or hang (a timeout). */
-export type Answer = number | 'hang';
-
-export interface Receiver {
-  url: string;
-  requests: RecordedRequest[];
-  /** The answers to give, in order; once spent, `otherwise`. */
-  answers: Answer[];
-  otherwise: Answer;
-  close(): Promise<void>;
-}
-
-/** An HTTP receiver on 127.0.0.1 (the network guard allows the ports of this process's servers). */
-export async function startReceiver(otherwise: Answer = 200): Promise<Receiver> {
-  const requests: RecordedRequest[] = [];
-  const hanging: ServerResponse[] = [];
-  const receiver: Receiver = { url: '', requests, answers: [], otherwise, close: async () => undefined };
-  const server = recordingServer(requests, (_req: IncomingMessage, res: ServerResponse) => {
-    const answer = receiver.answers.shift() ?? receiver.otherwise;
-    if (answer === 'hang') {
-      hanging.push(res);
-      return;
-    }
-    res.writeHead(answer, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: answer < 300 }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  receiver.close = async () => {
-    for (const res of hanging) res.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return receiver;
-}
+export { type Answer, type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 /** The test app's environment for delivering to 127.0.0.1 with short retries. */
 export function webhookEnv(overrides: Record<string, string> = {}): Record<string, string> {

@@ -37,6 +37,7 @@ const TagsPage = page('tags');
 const GuardrailsPage = page('guardrails');
 const ConnectionsPage = page('connections');
 const AnalyticsPage = page('analytics');
+const WebhooksPage = page('webhooks');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -134,6 +135,9 @@ function Guarded() {
           </Route>
           <Route path="/analytics" nest>
             <AnalyticsPage />
+          </Route>
+          <Route path="/webhooks" nest>
+            <WebhooksPage />
           </Route>
           <Route path="/try">
             <TryAgentPage />

@@ -18,6 +18,7 @@ const PAGES = [
   { path: '/tags', label: 'Tags' },
   { path: '/guardrails', label: 'Guardrails' },
   { path: '/analytics', label: 'Analytics' },
+  { path: '/webhooks', label: 'Webhooks' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

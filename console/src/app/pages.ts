@@ -20,6 +20,7 @@ const IMPORTERS = {
   guardrails: () => import('../features/guardrails/routes'),
   connections: () => import('../features/connections/routes'),
   analytics: () => import('../features/analytics/routes'),
+  webhooks: () => import('../features/webhooks/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;

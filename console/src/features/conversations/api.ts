@@ -1,5 +1,6 @@
 // Query and mutation hooks of the Conversations page (and of Try the agent, which talks through
-// the same Generate Answer route): the inbox, one conversation, a reply's trace, feedback, replies.
+// the same Generate Answer route): the inbox, one conversation, a reply's trace, feedback, replies,
+// and the release of a conversation the human team holds.
 import { keepPreviousData, queryOptions, useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
 import { useAllTags } from '../tags/api';
@@ -110,3 +111,15 @@ export const useFeedback = () =>
 
 export const useEvaluate = () =>
   useConversationMutation((id: string) => call(api.POST('/v2/hc-interactions/{id}/evaluate/public', { params: { path: { id } } })));
+
+/**
+ * Gives a conversation the human team holds back to the agent. The conversations are read again
+ * also after a refusal: a 409 says someone released it meanwhile, which the page should then show.
+ */
+export function useRelease() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(api.POST('/v2/hc-interactions/{id}/release/public', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.all }),
+  });
+}

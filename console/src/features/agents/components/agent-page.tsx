@@ -1,4 +1,4 @@
-// One agent: rename, delete, the folders it answers from, and its prompts.
+// One agent: rename, delete, the folders it answers from, its prompts, and its widget keys.
 import { Button, Group, Modal, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -9,6 +9,7 @@ import { type Agent, useAgents, useDeleteAgent, useRenameAgent } from '../api';
 import { useTree } from '../../knowledge/api';
 import { AgentFolders } from './agent-folders';
 import { AgentPrompts } from './agent-prompts';
+import { WidgetKeys } from '../../widget-keys/components/widget-keys';
 import { BackLink } from '../../../components/back-link';
 
 function Rename({ agent }: { agent: Agent }) {
@@ -61,12 +62,16 @@ export function AgentPage({ id }: { id: string }) {
         <Tabs.List>
           <Tabs.Tab value="folders">Folders</Tabs.Tab>
           <Tabs.Tab value="prompts">Prompts</Tabs.Tab>
+          <Tabs.Tab value="widget">Widget</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="folders" pt="md">
           <AgentFolders agentId={agent.id} />
         </Tabs.Panel>
         <Tabs.Panel value="prompts" pt="md">
           <AgentPrompts agentId={agent.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="widget" pt="md">
+          <WidgetKeys agentId={agent.id} />
         </Tabs.Panel>
       </Tabs>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete agent">

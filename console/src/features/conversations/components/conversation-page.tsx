@@ -1,9 +1,11 @@
-// One conversation: its state, the transcript, evaluate, and a human agent's reply (role `agent`).
+// One conversation: its state, whether the team holds it (with the release), the transcript,
+// evaluate, and a human agent's reply (role `agent`).
 import { Badge, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConversation, useEvaluate, usePostEvent } from '../api';
+import { Takeover } from './takeover';
 import { EventBubble } from './transcript';
 import { BackLink } from '../../../components/back-link';
 
@@ -54,6 +56,7 @@ export function ConversationPage({ id }: { id: string }) {
           ))}
         </Group>
       </div>
+      <Takeover conversation={c} />
       <Group>
         <WriteButton variant="default" size="xs" loading={evaluate.isPending} onClick={() => evaluate.mutate(c.id)}>
           Evaluate the answers

@@ -64,6 +64,11 @@ export function Inbox() {
                 </Table.Td>
                 <Table.Td>
                   <Badge variant="outline">{c.status}</Badge>
+                  {c.humanTakeoverAt && (
+                    <Badge variant="light" color="orange" ml={4}>
+                      Held by the team
+                    </Badge>
+                  )}
                 </Table.Td>
                 <Table.Td>{agentName.get(c.botId) ?? c.botId}</Table.Td>
                 <Table.Td>{c.channel}</Table.Td>

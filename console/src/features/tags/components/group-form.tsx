@@ -1,8 +1,8 @@
 // The fields of a tag group (create and edit), with the API's validation messages on their fields.
-import { Alert, Button, Checkbox, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { errorOf, fieldErrors, unplaced } from '../../../components/field-errors';
-import { WriteButton } from '../../../components/write-button';
+import { FormFooter } from '../../../components/form-footer';
 import type { GroupFields } from '../api';
 
 const FIELDS = ['title', 'description', 'prompt', 'multiselect', 'mandatory', 'isOutputTagGroup'];
@@ -49,21 +49,7 @@ export function GroupForm({ initial, submitLabel, pending, error, onSubmit, onCa
         <Checkbox label="Mandatory: every conversation gets one" {...flag('mandatory')} />
         <Checkbox label="Outcome: chosen after the answer" {...flag('isOutputTagGroup')} />
       </Group>
-      {above.length > 0 && (
-        <Alert color="red" title="Not saved" role="alert">
-          {above.join('; ')}
-        </Alert>
-      )}
-      <Group>
-        <WriteButton loading={pending} onClick={() => onSubmit(fields)}>
-          {submitLabel}
-        </WriteButton>
-        {onCancel && (
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </Group>
+      <FormFooter above={above} submitLabel={submitLabel} pending={pending} onSubmit={() => onSubmit(fields)} onCancel={onCancel} />
     </Stack>
   );
 }
