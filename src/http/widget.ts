@@ -71,7 +71,7 @@ function demoPage(origin: string, query: Required<DemoQuery>, status: { ok: bool
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Parley chat widget demo</title><style>${DEMO_STYLE}</style></head>
 <body><main>
 <h1>Try a widget key</h1>
-<p>This page embeds Parley's chat widget with a widget key, as a web site would. Create a key for an agent (<code>POST /v2/bots/{id}/widget-keys/public</code>, or the agent's Widget page in the console) whose <code>allowedOrigins</code> include this page's origin, <code>${escapeHtml(origin)}</code>.</p>
+<p>This page embeds Parley's chat widget with a widget key, as a web site would. Create a key for an agent (<code>POST /v2/bots/{id}/widget-keys/public</code>, or the Widget tab of the agent in the console) whose <code>allowedOrigins</code> include this page's origin, <code>${escapeHtml(origin)}</code>.</p>
 <form method="get" action="/widget/demo">
 ${field('key', 'Widget key', 'pk_...')}
 ${field('title', 'Title', 'optional: the panel\u2019s heading (data-title)')}
