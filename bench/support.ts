@@ -67,6 +67,30 @@ export async function writeResults(name: string, startedAt: Date, results: objec
   process.stdout.write(`\nResults written to ${path.relative(ROOT, file)}\n`);
 }
 
+/** A route that answered a benchmark's call with a non-2xx status. */
+export class HttpError extends Error {
+  constructor(readonly status: number, what: string, text: string) {
+    super(`${what}: HTTP ${status} ${text.slice(0, 300)}`);
+  }
+}
+
+/** Calls a JSON route (`headers` besides the JSON content type of a body): its parsed answer; a non-2xx is an HttpError. */
+export async function callJson<T>(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new HttpError(response.status, `${method} ${new URL(url).pathname}`, text);
+  return JSON.parse(text) as T;
+}
+
+/** Calls a workspace route of `server` with the key it printed. */
+export function workspaceCall<T>(server: { url: string; apiKey: string }, method: string, path: string, body?: unknown): Promise<T> {
+  return callJson<T>(`${server.url}${path}`, method, { authorization: `Bearer ${server.apiKey}` }, body);
+}
+
 /** Reads a positive integer from an environment variable, or returns the default. */
 export function positiveIntEnv(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -17,7 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { abortRun, availableBackends, exitOnSignals, LOOPBACK, onServer, positiveIntEnv, type RunningServer, sleep, writeResults } from './support.js';
+import { abortRun, availableBackends, exitOnSignals, LOOPBACK, onServer, positiveIntEnv, type RunningServer, sleep, workspaceCall as api, writeResults } from './support.js';
 
 const EVENTS = positiveIntEnv('BENCH_EVENTS', 1000);
 const CLIENTS = positiveIntEnv('BENCH_CLIENTS', 8);
@@ -82,17 +82,6 @@ function receive(req: IncomingMessage, res: ServerResponse): void {
     }
     res.writeHead(204).end();
   });
-}
-
-async function api<T>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
 }
 
 function percentile(sorted: number[], q: number): number {
