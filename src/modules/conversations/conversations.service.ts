@@ -49,6 +49,11 @@ export interface PostEventOptions {
   overlay?: AnswerOverlay;
   /** The id a new conversation gets (a widget conversation's, reserved when the visitor started it). */
   newConversationId?: string;
+  /**
+   * The generated answer's text as the model writes it (AnswerRequest.onPartial), with the id of
+   * the customer's message it answers (`replyTo`, stored with the reply when postEvent returns).
+   */
+  onPartial?: (partial: { replyTo: string; text: string }) => void;
 }
 
 /**
@@ -131,7 +136,15 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
   if (conversation.humanTakeoverAt) return storeWithoutAnswer(ctx, conversation, event, isNew, { customerMessage: true });
 
   const history = isNew ? [] : await listEvents(ctx.db, ctx.workspaceId, conversation.id);
-  const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay });
+  const { onPartial } = options;
+  const outcome = await answer(ctx, {
+    agent,
+    conversation,
+    userEvent: { id: userEventId, message: body.content, createdAt: arrived },
+    history,
+    overlay: options.overlay,
+    onPartial: onPartial && ((text) => onPartial({ replyTo: userEventId, text })),
+  });
   const answeredAt = new Date(Math.max(ctx.clock.now().getTime(), arrived.getTime() + 1));
   const events: NewEvent[] = [{ ...event, message: outcome.userMessage, sentiment: outcome.sentiment }];
   const reply = outcome.reply;

@@ -59,7 +59,7 @@ export function visitorRoutes(streams: VisitorStreams) {
       response: z.array(visitorEventSchema),
       handler: async ({ ctx, params, body, request }) => {
         const conversation = await requireVisitorConversation(ctx, params.id, presentedVisitorToken(request));
-        return presentVisitorEvents(await postVisitorMessage(ctx, conversation, body.content));
+        return presentVisitorEvents(await postVisitorMessage(ctx, conversation, body.content, streams.partials));
       },
     }),
     defineRoute({
