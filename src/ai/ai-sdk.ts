@@ -7,6 +7,7 @@ import {
   APICallError,
   embedMany,
   generateText,
+  streamText,
   JSONParseError,
   NoObjectGeneratedError,
   Output,
@@ -17,7 +18,7 @@ import {
 } from 'ai';
 import type { Config } from '../config/config.js';
 import { requestedWaitMs } from '../ingest/fetch/retry-after.js';
-import { addUsage, LlmError, NO_USAGE, type EmbeddingResult, type LlmProvider, type LlmTask, type TokenUsage } from './provider.js';
+import { addUsage, LlmError, NO_USAGE, type EmbeddingResult, type LlmProvider, type LlmResult, type LlmTask, type PartialOutput, type RunOptions, type TokenUsage } from './provider.js';
 
 /**
  * The model providers Parley talks to (OpenAI-compatible servers, OpenAI, Anthropic), behind
@@ -79,28 +80,13 @@ export function createAiSdkProvider(llm: Config['llm'], deps: AiSdkDeps = {}): L
     name: llm.provider,
     model: llm.model,
     embeddingModel: llm.embeddingModel,
-    async run<I, O>(task: LlmTask<I, O>, input: I, options: { signal?: AbortSignal } = {}) {
+    async run<I, O>(task: LlmTask<I, O>, input: I, options: RunOptions<O> = {}) {
       if (missingKey) throw new LlmError(`model call failed: no API key for ${llm.provider} (set PARLEY_LLM_API_KEY)`, false);
       const prompt = task.prompt(input);
+      const { onPartial } = options;
       return withRetries('model call', policy, options.signal, async (signal) => {
         try {
-          const result = await generateText({
-            model: models.language,
-            system: task.system,
-            prompt,
-            output: Output.object({ schema: task.schema, name: task.name, description: task.description }),
-            maxRetries: 0,
-            abortSignal: signal,
-          });
-          const usage = toUsage(result.totalUsage);
-          // `output` throws when the model stopped without any answer (e.g. a length or content-filter stop).
-          let output: O;
-          try {
-            output = result.output;
-          } catch {
-            throw new Failure('output', `the model returned no answer (finish reason: ${result.finishReason})`, false, usage);
-          }
-          return { output, usage };
+          return onPartial ? await streamOnce(models.language, task, prompt, signal, onPartial) : await generateOnce(models.language, task, prompt, signal);
         } catch (error) {
           throw outputFailure(error, task, policy.apiKey) ?? error;
         }
@@ -130,6 +116,45 @@ export function createAiSdkProvider(llm: Config['llm'], deps: AiSdkDeps = {}): L
   return provider;
 }
 
+const outputOf = <I, O>(task: LlmTask<I, O>) => Output.object({ schema: task.schema, name: task.name, description: task.description });
+
+/** One attempt, the whole answer at once. */
+async function generateOnce<I, O>(model: LanguageModel, task: LlmTask<I, O>, prompt: string, signal: AbortSignal): Promise<LlmResult<O>> {
+  const result = await generateText({ model, system: task.system, prompt, output: outputOf(task), maxRetries: 0, abortSignal: signal });
+  const usage = toUsage(result.totalUsage);
+  // `output` throws when the model stopped without any answer (e.g. a length or content-filter stop).
+  try {
+    return { output: result.output, usage };
+  } catch {
+    throw new Failure('output', `the model returned no answer (finish reason: ${result.finishReason})`, false, usage);
+  }
+}
+
+/**
+ * One attempt, streamed: each partial answer goes to `onPartial` as the model writes it; the
+ * complete answer is then parsed and validated by the task's schema as `generateOnce`'s is (the
+ * same NoObjectGeneratedError when it is not JSON or not the schema). The SDK reports a failed call
+ * through `onError` and ends the stream instead of throwing: the first error is rethrown here.
+ */
+async function streamOnce<I, O>(model: LanguageModel, task: LlmTask<I, O>, prompt: string, signal: AbortSignal, onPartial: (partial: PartialOutput<O>) => void): Promise<LlmResult<O>> {
+  let failed: { error: unknown } | undefined;
+  const result = streamText({
+    model,
+    system: task.system,
+    prompt,
+    output: outputOf(task),
+    maxRetries: 0,
+    abortSignal: signal,
+    onError: ({ error }) => {
+      failed ??= { error };
+    },
+  });
+  for await (const partial of result.partialOutputStream) onPartial(partial as PartialOutput<O>);
+  if (failed) throw failed.error;
+  const usage = toUsage(await result.totalUsage);
+  return { output: await result.output, usage };
+}
+
 function createModels(llm: Config['llm'], fetch: typeof globalThis.fetch | undefined): Models {
   switch (llm.provider) {
     case 'openai-compatible': {
@@ -139,6 +164,8 @@ function createModels(llm: Config['llm'], fetch: typeof globalThis.fetch | undef
         baseURL: llm.baseUrl,
         apiKey: llm.apiKey,
         supportsStructuredOutputs: true,
+        // Streamed answers (RunOptions.onPartial) count their tokens too: the last chunk carries the usage.
+        includeUsage: true,
         fetch,
       });
       return {

@@ -4,7 +4,7 @@ import { type LlmProvider, LlmError, type LlmTask, NO_USAGE } from './provider.j
 import type { CpuPool } from '../workers/pool.js';
 import { BUILTIN_ENCODER_MODEL } from './encoder.js';
 
-export { addUsage, type LlmProvider, type LlmResult, LlmError, type LlmTask, NO_USAGE, type TokenUsage } from './provider.js';
+export { addUsage, type LlmProvider, type LlmResult, LlmError, type LlmTask, NO_USAGE, type PartialOutput, type RunOptions, type TokenUsage } from './provider.js';
 
 /**
  * The built-in engine as a provider: each task's deterministic method, run in the CPU pool (by the

@@ -43,6 +43,23 @@ export interface LlmResult<O> {
   usage: TokenUsage;
 }
 
+/**
+ * A task's answer while a model is still writing it: the fields so far, parsed from incomplete
+ * JSON (the last string cut short, later fields missing). Not validated by the task's schema:
+ * check a field's type before using it.
+ */
+export type PartialOutput<O> = O extends readonly (infer E)[] ? PartialOutput<E>[] : O extends object ? { [K in keyof O]?: PartialOutput<O[K]> } : O;
+
+export interface RunOptions<O> {
+  signal?: AbortSignal;
+  /**
+   * Asks for the answer as it is written: the AI SDK path then streams the model's output and calls
+   * this with each new partial answer (from the start again when an attempt is retried). The
+   * built-in engine answers at once and never calls it. The result is the validated answer either way.
+   */
+  onPartial?: (partial: PartialOutput<O>) => void;
+}
+
 export interface EmbeddingResult {
   /** One vector per input text, in order, all of `dimensions` numbers. */
   embeddings: number[][];
@@ -55,7 +72,7 @@ export interface LlmProvider {
   readonly model: string;
   /** The embedding model, when one is configured; `embed` exists exactly then. */
   readonly embeddingModel?: string;
-  run<I, O>(task: LlmTask<I, O>, input: I, options?: { signal?: AbortSignal }): Promise<LlmResult<O>>;
+  run<I, O>(task: LlmTask<I, O>, input: I, options?: RunOptions<O>): Promise<LlmResult<O>>;
   embed?(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbeddingResult>;
   /**
    * The built-in engine's sentence encoder (ai/encoder.ts): one unit vector per text, in

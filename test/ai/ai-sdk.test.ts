@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { z } from 'zod';
+import { describe, it } from 'node:test';
 import { createAiSdkProvider, retryAfterMs } from '../../src/ai/ai-sdk.js';
-import { LlmError, type LlmTask } from '../../src/ai/provider.js';
-import type { Config } from '../../src/config/config.js';
-import { fakeEmbedding, startFakeLlm, type FakeLlm, type FakeLlmRequest } from '../support/fake-llm.js';
+import { fakeEmbedding, type FakeLlmRequest } from '../support/fake-llm.js';
+import { fakeModelFixture, llmError, task } from './support.js';
 
 const KEY = 'sk-test-4f9c2a7e-secret';
-
-const answerSchema = z.object({ answer: z.string(), score: z.number().int() });
-const task: LlmTask<string, z.infer<typeof answerSchema>> = {
-  name: 'test_answer',
-  description: 'A short answer with a score.',
-  schema: answerSchema,
-  system: 'You are a test.',
-  prompt: (question) => `Question: ${question}`,
-  builtin: () => ({ answer: 'builtin', score: 0 }),
-};
 
 /** The JSON schema the AI SDK derives from `answerSchema` (zod 4, draft-07, input side). */
 const ANSWER_JSON_SCHEMA = {
@@ -55,50 +43,17 @@ interface EmbeddingsBody {
 }
 
 describe('AI SDK provider', () => {
-  let fake: FakeLlm;
-  let waits: number[];
-  const sleep = async (ms: number) => {
-    waits.push(ms);
-  };
-  const settings = (overrides: Partial<Config['llm']> = {}): Config['llm'] => ({
-    provider: 'openai-compatible',
-    baseUrl: fake.url,
-    model: 'test-model',
-    apiKey: KEY,
-    embeddingModel: undefined,
-    builtinEncoder: false,
-    timeoutMs: 10_000,
-    maxRetries: 3,
-    retryDelayMs: 100,
-    ...overrides,
-  });
-  const provider = (overrides: Partial<Config['llm']> = {}) => createAiSdkProvider(settings(overrides), { sleep });
-  const host = () => new URL(fake.url).host;
+  const m = fakeModelFixture(KEY);
+  const { settings, provider, waits } = m;
+  const host = () => new URL(m.fake.url).host;
   const only = (): FakeLlmRequest => {
-    assert.equal(fake.requests.length, 1);
-    return fake.requests[0] as FakeLlmRequest;
+    assert.equal(m.fake.requests.length, 1);
+    return m.fake.requests[0] as FakeLlmRequest;
   };
-  const llmError = async (promise: Promise<unknown>): Promise<LlmError> => {
-    const error = await promise.then(
-      () => assert.fail('expected an LlmError'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof LlmError, `not an LlmError: ${String(error)}`);
-    return error;
-  };
-
-  before(async () => {
-    fake = await startFakeLlm();
-  });
-  beforeEach(() => {
-    fake.reset();
-    waits = [];
-  });
-  after(() => fake.close());
 
   describe('structured output', () => {
     it('openai-compatible: sends system, prompt and the JSON schema, and returns the parsed answer with usage', async () => {
-      fake.enqueue({ json: { answer: 'yes', score: 3 }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 'yes', score: 3 }, usage: USAGE });
       const result = await provider().run(task, 'is it on?');
       assert.deepEqual(result, { output: { answer: 'yes', score: 3 }, usage: TOTAL_USAGE });
 
@@ -119,7 +74,7 @@ describe('AI SDK provider', () => {
     });
 
     it('openai: uses Chat Completions with the same request shape', async () => {
-      fake.enqueue({ json: { answer: 'no', score: -1 }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 'no', score: -1 }, usage: USAGE });
       const p = provider({ provider: 'openai', model: 'gpt-4o-mini' });
       assert.deepEqual(await p.run(task, 'is it off?'), { output: { answer: 'no', score: -1 }, usage: TOTAL_USAGE });
 
@@ -139,7 +94,7 @@ describe('AI SDK provider', () => {
     });
 
     it('anthropic (structured-output model): carries the schema in output_config.format', async () => {
-      fake.enqueue({ json: { answer: 'yes', score: 5 }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 'yes', score: 5 }, usage: USAGE });
       const p = provider({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
       assert.deepEqual(await p.run(task, 'why?'), { output: { answer: 'yes', score: 5 }, usage: TOTAL_USAGE });
 
@@ -171,7 +126,7 @@ describe('AI SDK provider', () => {
     });
 
     it('anthropic (older model): forces the json tool and reads its input', async () => {
-      fake.enqueue({ json: { answer: 'tool', score: 1 }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 'tool', score: 1 }, usage: USAGE });
       const p = provider({ provider: 'anthropic', model: 'claude-3-haiku-20240307' });
       assert.deepEqual(await p.run(task, 'how?'), { output: { answer: 'tool', score: 1 }, usage: TOTAL_USAGE });
 
@@ -187,44 +142,44 @@ describe('AI SDK provider', () => {
 
   describe('retries', () => {
     it('honours retry-after-ms on a 429, then succeeds', async () => {
-      fake.enqueue(
+      m.fake.enqueue(
         { status: 429, headers: { 'retry-after-ms': '1500' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } },
         { json: { answer: 'later', score: 2 }, usage: USAGE },
       );
       const result = await provider().run(task, 'q');
       assert.deepEqual(result, { output: { answer: 'later', score: 2 }, usage: TOTAL_USAGE });
-      assert.equal(fake.requests.length, 2);
+      assert.equal(m.fake.requests.length, 2);
       assert.deepEqual(waits, [1500]);
     });
 
     it('honours Retry-After in seconds', async () => {
-      fake.enqueue({ status: 503, headers: { 'retry-after': '2' } }, { json: { answer: 'ok', score: 0 } });
+      m.fake.enqueue({ status: 503, headers: { 'retry-after': '2' } }, { json: { answer: 'ok', score: 0 } });
       await provider().run(task, 'q');
       assert.deepEqual(waits, [2000]);
     });
 
     it('retries 503 three times with doubling waits, then succeeds', async () => {
-      fake.enqueue({ status: 503 }, { status: 503 }, { status: 503 }, { json: { answer: 'finally', score: 9 }, usage: USAGE });
+      m.fake.enqueue({ status: 503 }, { status: 503 }, { status: 503 }, { json: { answer: 'finally', score: 9 }, usage: USAGE });
       const result = await provider().run(task, 'q');
       assert.deepEqual(result, { output: { answer: 'finally', score: 9 }, usage: TOTAL_USAGE });
-      assert.equal(fake.requests.length, 4);
+      assert.equal(m.fake.requests.length, 4);
       assert.deepEqual(waits, [100, 200, 400]);
     });
 
     it('gives up after maxRetries with the attempt count and retryable false', async () => {
-      fake.setHandler(() => ({ status: 500, body: { error: { message: 'The server had an error processing your request.', type: 'server_error', code: null } } }));
+      m.fake.setHandler(() => ({ status: 500, body: { error: { message: 'The server had an error processing your request.', type: 'server_error', code: null } } }));
       const error = await llmError(provider().run(task, 'q'));
       assert.equal(
         error.message,
         `model call failed after 4 attempts: HTTP 500 Internal Server Error from ${host()} (The server had an error processing your request.)`,
       );
       assert.equal(error.retryable, false);
-      assert.equal(fake.requests.length, 4);
+      assert.equal(m.fake.requests.length, 4);
       assert.deepEqual(waits, [100, 200, 400]);
     });
 
     it('does not retry a 401 and never shows the API key', async () => {
-      fake.enqueue({
+      m.fake.enqueue({
         status: 401,
         body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' } },
       });
@@ -232,30 +187,30 @@ describe('AI SDK provider', () => {
       assert.equal(error.message, `model call failed: HTTP 401 Unauthorized from ${host()} (Incorrect API key provided: [redacted].)`);
       assert.ok(!error.message.includes(KEY));
       assert.equal(error.retryable, false);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
       assert.deepEqual(waits, []);
     });
 
     it('reports an Anthropic error body by its message', async () => {
-      fake.enqueue({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } } });
+      m.fake.enqueue({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } } });
       const error = await llmError(provider({ provider: 'anthropic', model: 'claude-sonnet-4-5' }).run(task, 'q'));
       assert.equal(error.message, `model call failed: HTTP 400 Bad Request from ${host()} (max_tokens: too large)`);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('quotes the start of a body that is not a provider error (a proxy page), cut at 300 characters', async () => {
-      fake.enqueue({ status: 502, body: `<html><body>${'x'.repeat(400)}</body></html>` });
+      m.fake.enqueue({ status: 502, body: `<html><body>${'x'.repeat(400)}</body></html>` });
       const error = await llmError(provider({ maxRetries: 0 }).run(task, 'q'));
       assert.equal(error.message, `model call failed: HTTP 502 Bad Gateway from ${host()} (<html><body>${'x'.repeat(287)}…)`);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('times out each attempt, retries, then reports the timeout', async () => {
-      fake.setHandler(() => ({ json: { answer: 'too late', score: 0 }, delayMs: 5000 }));
+      m.fake.setHandler(() => ({ json: { answer: 'too late', score: 0 }, delayMs: 5000 }));
       const error = await llmError(provider({ timeoutMs: 100, maxRetries: 1 }).run(task, 'q'));
       assert.equal(error.message, 'model call timed out after 100 ms (2 attempts)');
       assert.equal(error.retryable, false);
-      assert.equal(fake.requests.length, 2);
+      assert.equal(m.fake.requests.length, 2);
       assert.deepEqual(waits, [100]);
     });
 
@@ -284,52 +239,52 @@ describe('AI SDK provider', () => {
 
   describe('malformed answers', () => {
     it('rejects an answer that is not JSON after one request, keeping its usage', async () => {
-      fake.enqueue({ text: 'Sure! The answer is yes.', usage: USAGE });
+      m.fake.enqueue({ text: 'Sure! The answer is yes.', usage: USAGE });
       const error = await llmError(provider().run(task, 'q'));
       assert.equal(error.message, `the model's answer is not valid JSON: "Sure! The answer is yes."`);
       assert.equal(error.retryable, false);
       assert.deepEqual(error.usage, TOTAL_USAGE);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('names the missing field', async () => {
-      fake.enqueue({ json: { answer: 'yes' }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 'yes' }, usage: USAGE });
       const error = await llmError(provider().run(task, 'q'));
       assert.equal(error.message, "the model's answer does not match the test_answer schema: score: Invalid input: expected number, received undefined");
       assert.equal(error.retryable, false);
       assert.deepEqual(error.usage, TOTAL_USAGE);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('names every field of the wrong type', async () => {
-      fake.enqueue({ json: { answer: 42, score: 'high' }, usage: USAGE });
+      m.fake.enqueue({ json: { answer: 42, score: 'high' }, usage: USAGE });
       const error = await llmError(provider({ provider: 'anthropic', model: 'claude-sonnet-4-5' }).run(task, 'q'));
       assert.equal(
         error.message,
         "the model's answer does not match the test_answer schema: answer: Invalid input: expected string, received number; score: Invalid input: expected number, received string",
       );
       assert.deepEqual(error.usage, TOTAL_USAGE);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
   });
 
   describe('abort', () => {
     it('stops a call in flight when the caller aborts', { timeout: 5000 }, async () => {
       const controller = new AbortController();
-      fake.setHandler(() => {
+      m.fake.setHandler(() => {
         controller.abort();
         return { json: { answer: 'never', score: 0 }, delayMs: 5000 };
       });
       const error = await llmError(provider({ timeoutMs: 60_000 }).run(task, 'q', { signal: controller.signal }));
       assert.equal(error.message, 'model call aborted');
       assert.equal(error.retryable, false);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
       assert.deepEqual(waits, []);
     });
 
     it('stops waiting between attempts when the caller aborts', { timeout: 5000 }, async () => {
       const controller = new AbortController();
-      fake.enqueue({ status: 503 });
+      m.fake.enqueue({ status: 503 });
       const abortingSleep = (_ms: number, signal?: AbortSignal) =>
         new Promise<void>((_resolve, reject) => {
           signal?.addEventListener('abort', () => reject(signal.reason as Error));
@@ -338,13 +293,13 @@ describe('AI SDK provider', () => {
       const p = createAiSdkProvider(settings(), { sleep: abortingSleep });
       const error = await llmError(p.run(task, 'q', { signal: controller.signal }));
       assert.equal(error.message, 'model call aborted');
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('makes no request when the signal is already aborted', async () => {
       const error = await llmError(provider().run(task, 'q', { signal: AbortSignal.abort() }));
       assert.equal(error.message, 'model call aborted');
-      assert.equal(fake.requests.length, 0);
+      assert.equal(m.fake.requests.length, 0);
     });
   });
 
@@ -352,7 +307,7 @@ describe('AI SDK provider', () => {
     const texts = Array.from({ length: 130 }, (_, i) => `text number ${i}`);
 
     it('batches 64 texts a request, keeps the order and sums the usage', async () => {
-      fake.enqueue(
+      m.fake.enqueue(
         { embeddings: texts.slice(0, 64).map((_, i) => [i, 0]), usage: { inputTokens: 100 } },
         { embeddings: texts.slice(64, 128).map((_, i) => [64 + i, 1]), usage: { inputTokens: 90 } },
         { embeddings: [[128, 2], [129, 2]], usage: { inputTokens: 5 } },
@@ -366,32 +321,32 @@ describe('AI SDK provider', () => {
       );
       assert.deepEqual(result.usage, { inputTokens: 195, outputTokens: 0, totalTokens: 195 });
       assert.deepEqual(
-        fake.requests.map((r) => [r.path, (r.body as unknown as EmbeddingsBody).model, (r.body as unknown as EmbeddingsBody).input]),
+        m.fake.requests.map((r) => [r.path, (r.body as unknown as EmbeddingsBody).model, (r.body as unknown as EmbeddingsBody).input]),
         [
           ['/v1/embeddings', 'embed-small', texts.slice(0, 64)],
           ['/v1/embeddings', 'embed-small', texts.slice(64, 128)],
           ['/v1/embeddings', 'embed-small', texts.slice(128)],
         ],
       );
-      assert.equal(fake.requests[0]?.headers.authorization, `Bearer ${KEY}`);
+      assert.equal(m.fake.requests[0]?.headers.authorization, `Bearer ${KEY}`);
     });
 
     it('answers with deterministic default vectors (openai provider), retrying a 429', async () => {
-      fake.enqueue({ status: 429, headers: { 'retry-after-ms': '10' } });
+      m.fake.enqueue({ status: 429, headers: { 'retry-after-ms': '10' } });
       const p = provider({ provider: 'openai', model: 'gpt-4o-mini', embeddingModel: 'text-embedding-3-small' });
       const result = await p.embed?.(['refund policy', 'shipping times']);
       assert.deepEqual(result?.embeddings, [fakeEmbedding('refund policy'), fakeEmbedding('shipping times')]);
       assert.equal(result?.embeddings[0]?.length, 8);
       assert.deepEqual(result?.usage, { inputTokens: 8, outputTokens: 0, totalTokens: 8 });
-      assert.equal(fake.requests.length, 2);
+      assert.equal(m.fake.requests.length, 2);
       assert.deepEqual(waits, [10]);
     });
 
     it('refuses an answer with fewer vectors than texts', async () => {
-      fake.enqueue({ embeddings: [[1, 0]] });
+      m.fake.enqueue({ embeddings: [[1, 0]] });
       const error = await llmError(provider({ embeddingModel: 'embed-small' }).embed?.(['one', 'two']) ?? Promise.resolve());
       assert.equal(error.message, `embedding call failed: ${host()} returned 1 embeddings for 2 texts`);
-      assert.equal(fake.requests.length, 1);
+      assert.equal(m.fake.requests.length, 1);
     });
 
     it('has no embed without an embedding model', () => {
@@ -411,7 +366,7 @@ describe('AI SDK provider', () => {
     it('asks for an API key before calling OpenAI without one', async () => {
       const error = await llmError(provider({ provider: 'openai', baseUrl: undefined, apiKey: undefined }).run(task, 'q'));
       assert.equal(error.message, 'model call failed: no API key for openai (set PARLEY_LLM_API_KEY)');
-      assert.equal(fake.requests.length, 0);
+      assert.equal(m.fake.requests.length, 0);
     });
   });
 });

@@ -2,12 +2,14 @@ import './network-guard.js';
 import { createHash } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { completionChunks, DEFAULT_CHUNK_SIZE, wantsUsage } from './fake-llm-stream.js';
 
 /**
  * A fake language-model server on 127.0.0.1 for tests. It speaks the real wire formats of the
  * three providers Parley supports, so the AI SDK clients run unchanged against it:
  *
- * - OpenAI and OpenAI-compatible: `POST /v1/chat/completions` (non-streaming) and `POST /v1/embeddings`;
+ * - OpenAI and OpenAI-compatible: `POST /v1/chat/completions` (plain, or streamed as `text/event-stream`
+ *   chunks when the request says `stream: true`, fake-llm-stream.ts) and `POST /v1/embeddings`;
  * - Anthropic: `POST /v1/messages` (non-streaming), answering structured output either as a text
  *   block (native `output_config.format`) or as the `json` tool call, whichever the request asked for.
  *
@@ -57,6 +59,10 @@ interface ReplyOptions {
   /** Wait this long before answering (a slow model); nothing is sent if the client gives up first. */
   delayMs?: number;
   usage?: FakeLlmUsage;
+  /** A streamed chat answer (`stream: true`): characters of content per chunk (default 16). */
+  chunkSize?: number;
+  /** A streamed chat answer: wait this long before each content chunk (a slow model). */
+  chunkDelayMs?: number;
 }
 
 /**
@@ -144,6 +150,8 @@ interface WireAnswer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** A streamed answer's `data:` payloads, sent as Server-Sent Events instead of `body`. */
+  stream?: unknown[];
 }
 
 let sequence = 0;
@@ -162,7 +170,7 @@ function toWire(request: FakeLlmRequest, reply: FakeLlmReply): WireAnswer {
     headers: json,
     body: errorBody(endpoint, 400, `fake LLM: a ${kind} reply does not fit ${request.method} ${request.path}`),
   });
-  if (request.body.stream === true) return misfit('streaming (unsupported)');
+  if (request.body.stream === true && endpoint !== 'chat') return misfit('streaming (only chat completions stream)');
   sequence += 1;
   if ('embeddings' in reply) {
     if (endpoint !== 'embeddings') return misfit('embeddings');
@@ -182,16 +190,23 @@ function toWire(request: FakeLlmRequest, reply: FakeLlmReply): WireAnswer {
   if (endpoint === 'chat') {
     const promptTokens = reply.usage?.inputTokens ?? estimateTokens(request.body.messages);
     const completionTokens = reply.usage?.outputTokens ?? estimateTokens(content);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const created = Math.floor(Date.now() / 1000);
+    if (request.body.stream === true) {
+      const completion = { id: `chatcmpl-fake-${sequence}`, created, model, content, usage };
+      const stream = completionChunks(completion, { chunkSize: reply.chunkSize ?? DEFAULT_CHUNK_SIZE, includeUsage: wantsUsage(request.body) });
+      return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: null, stream };
+    }
     return {
       status: 200,
       headers: json,
       body: {
         id: `chatcmpl-fake-${sequence}`,
         object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
+        created,
         model,
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        usage,
       },
     };
   }
@@ -244,6 +259,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const timers = new Set<NodeJS.Timeout>();
   const fallback = options.defaultReply ?? defaultReply(options.dimensions ?? 8);
   let handler: FakeLlmHandler | undefined;
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -263,19 +286,21 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     });
     const reply = queue.shift() ?? (await handler?.(request)) ?? (await fallback(request));
     if (!reply) throw new Error('fake LLM: the default reply handler returned nothing');
-    if (reply.delayMs) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, reply.delayMs);
-        timers.add(timer);
-      });
-    }
+    if (reply.delayMs) await wait(reply.delayMs);
     if (gone || res.writableEnded) return;
     const wire = toWire(request, reply);
     res.writeHead(wire.status, wire.headers);
-    res.end(typeof wire.body === 'string' ? wire.body : JSON.stringify(wire.body));
+    if (!wire.stream) {
+      res.end(typeof wire.body === 'string' ? wire.body : JSON.stringify(wire.body));
+      return;
+    }
+    for (const [index, chunk] of wire.stream.entries()) {
+      // The role chunk goes at once; each content chunk after the model's pause.
+      if (reply.chunkDelayMs && index > 0) await wait(reply.chunkDelayMs);
+      if (gone) return;
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,6 +1,7 @@
-// The visitor's event stream (Server-Sent Events) read with fetch and a reader: the agent's reply,
-// a person's reply, status changes, Last-Event-ID resumption, heartbeats; a reply written through
-// another app on the same database reaches the stream (each stream reads the database).
+// The visitor's event stream (Server-Sent Events) read with fetch and a reader: the agent's reply
+// (the built-in engine's, whole: no partials), a person's reply, status changes, Last-Event-ID
+// resumption, heartbeats; a reply written through another app on the same database reaches the
+// stream (each stream reads the database).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -45,6 +46,8 @@ describe('visitor event stream', () => {
     const streamedReply = await stream.next(isEvent('parleybot', /Forgot password/));
     assert.equal(streamedReply.id, reply.id);
     await stream.next(isStatus('Waiting for Customer', false));
+    // The built-in engine's reply arrives whole: no partial answer before it.
+    assert.ok(!stream.messages.some((m) => m.event === 'partial' || m.event === 'partial_end'));
 
     await send(t, s.widget.key, c, 'human please');
     await stream.next(isStatus('Escalated to Human Agent', true));

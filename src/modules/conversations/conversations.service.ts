@@ -51,6 +51,11 @@ export interface PostEventOptions {
   newConversationId?: string;
   /** The customer asked for a person with a button (the widget's): the agent hands over. */
   personRequested?: boolean;
+  /**
+   * The generated answer's text as the model writes it (AnswerRequest.onPartial), with the id of
+   * the customer's message it answers (`replyTo`, stored with the reply when postEvent returns).
+   */
+  onPartial?: (partial: { replyTo: string; text: string }) => void;
 }
 
 /**
@@ -133,7 +138,16 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
   if (conversation.humanTakeoverAt) return storeWithoutAnswer(ctx, conversation, event, isNew, { customerMessage: true });
 
   const history = isNew ? [] : await listEvents(ctx.db, ctx.workspaceId, conversation.id);
-  const outcome = await answer(ctx, { agent, conversation, userEvent: { id: userEventId, message: body.content, createdAt: arrived }, history, overlay: options.overlay, personRequested: options.personRequested });
+  const { onPartial } = options;
+  const outcome = await answer(ctx, {
+    agent,
+    conversation,
+    userEvent: { id: userEventId, message: body.content, createdAt: arrived },
+    history,
+    overlay: options.overlay,
+    personRequested: options.personRequested,
+    onPartial: onPartial && ((text) => onPartial({ replyTo: userEventId, text })),
+  });
   const answeredAt = new Date(Math.max(ctx.clock.now().getTime(), arrived.getTime() + 1));
   const events: NewEvent[] = [{ ...event, message: outcome.userMessage, sentiment: outcome.sentiment }];
   const reply = outcome.reply;

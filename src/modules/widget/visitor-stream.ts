@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { WorkspaceContext } from '../../context.js';
+import { AnswerPartials } from './answer-partials.js';
 import { presentVisitorEvent, visibleToVisitor } from './visitors.presenter.js';
 import { type VisitorPage, visitorEvents } from './visitors.service.js';
 import type { WidgetConversationRow } from './visitors.repository.js';
@@ -13,6 +14,14 @@ function sse(event: string, data: unknown, id?: string): string {
   return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/** Where `next` stops repeating `previous` (never inside a surrogate pair). */
+function sharedPrefix(previous: string, next: string): number {
+  let at = 0;
+  while (at < previous.length && at < next.length && previous.charCodeAt(at) === next.charCodeAt(at)) at += 1;
+  const high = next.charCodeAt(at - 1);
+  return at > 0 && at < next.length && high >= 0xd800 && high <= 0xdbff ? at - 1 : at;
+}
+
 /**
  * The open event streams of this process's visitors (GET /v2/widget/conversations/{id}/stream).
  *
@@ -23,9 +32,14 @@ function sse(event: string, data: unknown, id?: string): string {
  * drops (the next poll reads from the cursor), and `Last-Event-ID` resumption is the same query.
  * The price is one index-backed query pair per open stream per interval, and up to `pollMs` of
  * delay; LISTEN would need a dedicated connection per process and a poll to catch up anyway.
+ *
+ * A model's answer being written for a visitor's message posted to this process also reaches the
+ * conversation's streams of this process, as `partial` events (`partials`, in memory).
  */
 export class VisitorStreams {
   private readonly open = new Set<() => void>();
+  /** The answers being written in this process; the visitor-message route publishes them. */
+  readonly partials = new AnswerPartials();
 
   constructor(private readonly options: { pollMs: number; heartbeatMs: number }) {}
 
@@ -35,6 +49,11 @@ export class VisitorStreams {
    * `status` event whenever the status or the human takeover changes (and first of all), and a
    * heartbeat comment every `heartbeatMs` so proxies keep the connection. Ends when the client
    * goes, the conversation disappears, or the process closes.
+   *
+   * While a model writes an answer: `partial` events `{ replyTo, from, text }` (the answer so far is
+   * the first `from` characters of the one before, then `text`), and once the answer is stored, a
+   * `partial_end` `{ replyTo }` right after the stored events (read after it was stored), which
+   * replace the partial answer.
    */
   start(ctx: WorkspaceContext, conversation: WidgetConversationRow, first: VisitorPage, after: string | undefined, onClientGone: (stop: () => void) => void): PassThrough {
     const out = new PassThrough();
@@ -46,9 +65,24 @@ export class VisitorStreams {
       if (!closed) out.write(chunk);
     };
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), this.options.heartbeatMs);
+    // The answer text this stream sent for each message being answered, and the answers since stored.
+    const partialText = new Map<string, string>();
+    const stored: string[] = [];
+    const unsubscribe = this.partials.subscribe(conversation.id, {
+      partial: ({ replyTo, text }) => {
+        const from = sharedPrefix(partialText.get(replyTo) ?? '', text);
+        partialText.set(replyTo, text);
+        write(sse('partial', { replyTo, from, text: text.slice(from) }));
+      },
+      done: (replyTo) => {
+        stored.push(replyTo);
+        wake?.();
+      },
+    });
     const stop = () => {
       if (closed) return;
       closed = true;
+      unsubscribe();
       clearInterval(heartbeat);
       clearTimeout(timer);
       wake?.();
@@ -75,16 +109,25 @@ export class VisitorStreams {
       }
     };
     const loop = async (page: VisitorPage) => {
+      // Answers stored before `page` was read: their events are in it (or in the pages after it).
+      const settled: string[] = [];
       for (;;) {
         if (closed) return;
         send(page);
         if (!page.hasMore) {
+          for (const replyTo of settled.splice(0)) if (partialText.delete(replyTo)) write(sse('partial_end', { replyTo }));
+        }
+        if (!page.hasMore && stored.length === 0) {
           await new Promise<void>((resolve) => {
-            wake = resolve;
             timer = setTimeout(resolve, this.options.pollMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
           });
         }
         if (closed) return;
+        settled.push(...stored.splice(0));
         page = await visitorEvents(ctx, conversation, cursor, { limit: PAGE, field: 'Last-Event-ID' });
       }
     };

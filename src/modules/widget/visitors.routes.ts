@@ -59,7 +59,7 @@ export function visitorRoutes(streams: VisitorStreams) {
       response: z.array(visitorEventSchema),
       handler: async ({ ctx, params, body, request }) => {
         const conversation = await requireVisitorConversation(ctx, params.id, presentedVisitorToken(request));
-        return presentVisitorEvents(await postVisitorMessage(ctx, conversation, body));
+        return presentVisitorEvents(await postVisitorMessage(ctx, conversation, body, streams.partials));
       },
     }),
     defineRoute({
@@ -92,6 +92,9 @@ export function visitorRoutes(streams: VisitorStreams) {
       description:
         '`text/event-stream`: an `event` event for each message the visitor sees (the agent\'s reply, a person\'s reply, the ' +
         "visitor's own), its SSE `id` the event's id; a `status` event `{ status, humanTakeover }` first and at each change; " +
+        "while a configured model writes the answer to a message posted to this API process, `partial` events `{ replyTo, " +
+        'from, text }` (the answer so far: its first `from` characters before, then `text`), then the stored events and ' +
+        '`partial_end` `{ replyTo }` (none with an enabled output guardrail); ' +
         'a `: heartbeat` comment every `PARLEY_WIDGET_HEARTBEAT_SECONDS`. Resumes after `Last-Event-ID` (or `lastEventId`). ' +
         'EventSource sends no headers: the widget key may come as `widgetKey`, the token as `visitorToken`. Works across ' +
         'API processes (each stream reads the database).' +

@@ -5,8 +5,9 @@ import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../api-keys/index.js';
 import { requireAnsweringAgent } from '../agents/index.js';
-import { type EventRow, eventsAfter, giveFeedback, postEvent } from '../conversations/index.js';
+import { type EventRow, eventsAfter, giveFeedback, postEvent, type PostEventOptions } from '../conversations/index.js';
 import type { ConversationStatus } from '../tags/index.js';
+import type { AnswerPartials } from './answer-partials.js';
 import { findWidgetConversation, insertWidgetConversation, markStarted, unscopedPurgeUnstartedWidgetConversations, type WidgetConversationRow } from './visitors.repository.js';
 
 type Ctx = WorkspaceContext;
@@ -62,12 +63,23 @@ export async function requireVisitorConversation(ctx: Ctx, id: string, token: st
 
 /**
  * A visitor's message, through Generate Answer's pipeline (channel `chat`, source `api`): the
- * created events. The first message writes the conversation under the id reserved at the start,
- * with the start's user attributes; a lock on that id keeps two first messages from both trying.
+ * created events. With `partials`, a model's answer is published there as it is written, for the
+ * conversation's streams in this process (docs/widget.md "The stream").
  */
-export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, message: { content: string; askForPerson: boolean }): Promise<EventRow[]> {
-  const { content } = message;
-  const options = { source: 'api', personRequested: message.askForPerson } as const;
+export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, message: { content: string; askForPerson: boolean }, partials?: AnswerPartials): Promise<EventRow[]> {
+  const publisher = partials?.publisher(conversation.id);
+  try {
+    return await storeVisitorMessage(ctx, conversation, message.content, { source: 'api', personRequested: message.askForPerson, onPartial: publisher?.onPartial });
+  } finally {
+    publisher?.done();
+  }
+}
+
+/**
+ * The first message writes the conversation under the id reserved at the start, with the start's
+ * user attributes; a lock on that id keeps two first messages from both trying.
+ */
+async function storeVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, content: string, options: PostEventOptions): Promise<EventRow[]> {
   const continued = (c: Ctx) => postEvent(c, { content, role: 'user', interactionId: conversation.id }, options);
   if (conversation.startedAt) return continued(ctx);
   return withLocks(ctx.db, [`widget-conversation:${conversation.id}`], async (db) => {

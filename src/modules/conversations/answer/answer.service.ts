@@ -57,6 +57,13 @@ export interface AnswerRequest {
   overlay?: AnswerOverlay;
   /** The customer asked for a person with a button (the widget's): the agent hands over. */
   personRequested?: boolean;
+  /**
+   * Asks for the generated answer's text as the model writes it, for a visitor's stream. Called only
+   * when nothing but the hand-over decision can change the text afterwards: the reply is a message
+   * (no INTERNAL_COMMENT reply rule) and the agent has no enabled output guardrail. The outcome's
+   * reply is what counts: it may differ (a hand-over) or be absent (a flow or small talk replied).
+   */
+  onPartial?: ((text: string) => void) | undefined;
 }
 
 export interface AnswerReply {
@@ -109,7 +116,9 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
   const { plan } = planning;
   const source = replySource({ flowRan: flow.walk !== null, intent: plan.intent, inputBlocked: input.check.blocked, performKnowledgeSearch: planning.performKnowledgeSearch, smallTalkReply: plan.smallTalkReply });
   const articles = source === 'generated' ? answerArticles(hits) : [];
-  const generated = source === 'generated' ? await trace.time('generateAnswer', () => generateAnswer(ctx, trace, { question: message, wording, history, prompts, businessRules, articles })) : null;
+  const onPartial = input.replyType === 'DIRECT_REPLY' && !outputGuards.some((g) => g.isEnabled) ? request.onPartial : undefined;
+  const generated =
+    source === 'generated' ? await trace.time('generateAnswer', () => generateAnswer(ctx, trace, { question: message, wording, history, prompts, businessRules, articles, onPartial })) : null;
   const decision = decideReply({
     source,
     wording,

@@ -1,5 +1,5 @@
 import type { AnswerArticle, AnswerOutput, EscalationReason } from '../../../ai/contracts/answer.js';
-import { LlmError } from '../../../ai/index.js';
+import { LlmError, type PartialOutput } from '../../../ai/index.js';
 import type { WorkspaceContext } from '../../../context.js';
 import type { PromptSet } from '../../../db/schema/index.js';
 import { serializeSections } from '../../agents/index.js';
@@ -15,6 +15,8 @@ export interface GenerateInput {
   prompts: PromptSet;
   businessRules: readonly RuleWithAgents[];
   articles: AnswerArticle[];
+  /** Asks for the answer's text as the model writes it (answer.service.ts decides when). */
+  onPartial?: ((text: string) => void) | undefined;
 }
 
 /**
@@ -38,12 +40,26 @@ export async function generateAnswer(ctx: WorkspaceContext, trace: StageTrace, i
       articles: input.articles,
       minConfidence: ctx.config.answerMinConfidence,
       customerName: wording.customerName,
-    });
+    }, input.onPartial ? { onPartial: answerSoFar(input.onPartial) } : {});
   } catch (error) {
     trace.error('generateAnswer', error);
     const failure: EscalationReason = error instanceof LlmError && !error.transient ? 'low_confidence' : 'tool_failure';
     return { answer: handoverMessage(wording, failure), usedArticleIds: [], handover: true, reason: failure, confidence: 0, bestArticleId: null, reasoning: `The answer could not be generated: ${errorText(error)}` };
   }
+}
+
+/**
+ * The `answer` field of the task's partial outputs, each new text once (later fields growing do not
+ * repeat it; an empty start is skipped).
+ */
+export function answerSoFar(emit: (text: string) => void): (partial: PartialOutput<AnswerOutput>) => void {
+  let last = '';
+  return (partial) => {
+    const text = partial.answer;
+    if (typeof text !== 'string' || text === last || text.trim() === '') return;
+    last = text;
+    emit(text);
+  };
 }
 
 /** The trace's `generateAnswer`: the answer's reasoning, and each business rule applied to it. */

@@ -1,4 +1,4 @@
-import { addUsage, LlmError, type LlmTask, NO_USAGE, type TokenUsage } from '../../../ai/index.js';
+import { addUsage, LlmError, type LlmTask, NO_USAGE, type RunOptions, type TokenUsage } from '../../../ai/index.js';
 import type { WorkspaceContext } from '../../../context.js';
 
 /** A stage ran out of its time budget (PARLEY_ANSWER_STAGE_TIMEOUT_MS). */
@@ -46,11 +46,11 @@ export class StageTrace {
     this.usage = addUsage(this.usage, usage);
   }
 
-  /** Runs a model task within the stage budget, counting its tokens. */
-  async run<I, O>(task: LlmTask<I, O>, input: I): Promise<O> {
+  /** Runs a model task within the stage budget, counting its tokens; `onPartial` as `RunOptions`'. */
+  async run<I, O>(task: LlmTask<I, O>, input: I, options: Pick<RunOptions<O>, 'onPartial'> = {}): Promise<O> {
     const signal = stageSignal(this.ctx);
     try {
-      const { output, usage } = await this.ctx.llm.run(task, input, { signal });
+      const { output, usage } = await this.ctx.llm.run(task, input, { signal, ...options });
       this.addUsage(usage);
       return output;
     } catch (error) {
