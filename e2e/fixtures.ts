@@ -91,18 +91,20 @@ export const ARTICLE_CONTENT = {
 };
 
 /** An agent that answers from one folder holding one article, as a support lead would set it up. */
-export async function agentWithKnowledge(article: { title: string; mainKnowledge: string; questions: string[] }): Promise<{ agentId: string; agentName: string; articleId: string }> {
-  const folder = await apiCall<{ id: string }>('POST', '/v2/hc-folders/public', { title: unique('Help'), description: '' });
-  const created = await apiCall<{ id: string }>('POST', '/v2/hc-articles/public', {
-    ...article,
-    agentInstruction: '',
-    keywords: [],
-    escalation: false,
-    parentFolderId: folder.id,
-  });
+export async function agentWithKnowledge(
+  article: { title: string; mainKnowledge: string; questions: string[] },
+  target: { url: string; key: string } = server,
+): Promise<{ agentId: string; agentName: string; articleId: string }> {
+  const folder = await apiCall<{ id: string }>('POST', '/v2/hc-folders/public', { title: unique('Help'), description: '' }, target);
+  const created = await apiCall<{ id: string }>(
+    'POST',
+    '/v2/hc-articles/public',
+    { ...article, agentInstruction: '', keywords: [], escalation: false, parentFolderId: folder.id },
+    target,
+  );
   const agentName = unique('Agent');
-  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: agentName });
-  await apiCall('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });
+  const agent = await apiCall<{ id: string }>('POST', '/v2/bots/public', { name: agentName }, target);
+  await apiCall('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] }, target);
   return { agentId: agent.id, agentName, articleId: created.id };
 }
 

@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { agentWithKnowledge, apiCall, checkPage, expect, server, test } from './fixtures.js';
+import { fakeModelEnv, startFakeLlm, taskOf } from '../test/support/fake-llm.js';
+import { allowPort } from '../test/support/network-guard.js';
+import { agentWithKnowledge, apiCall, checkPage, expect, server, startOwnServer, test } from './fixtures.js';
 
 const RETURNS = {
   title: 'Returning an item',
@@ -25,7 +27,7 @@ interface Shop {
  * A shop's page on 127.0.0.1 (its own origin, not the server's) that embeds the widget. The page's
  * own styles try to reach into the widget (red buttons, hidden messages): they must not.
  */
-async function shopPage(attributesFor: (origin: string) => Promise<Record<string, string>>): Promise<Shop> {
+async function shopPage(attributesFor: (origin: string) => Promise<Record<string, string>>, parley = server.url): Promise<Shop> {
   let html = '';
   const http: Server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -39,12 +41,16 @@ async function shopPage(attributesFor: (origin: string) => Promise<Record<string
   html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Hat Shop</title><style>body{font:16px serif;color:#222} button{background:red!important} .message{display:none}</style></head>
 <body><main><h1>Hat Shop</h1><p>Hats for every head.</p></main>
-<script src="${server.url}/widget.js" ${tags} async></script></body></html>`;
+<script src="${parley}/widget.js" ${tags} async></script></body></html>`;
   return { origin, close: () => new Promise((resolve) => http.close(() => resolve())) };
 }
 
-const createKey = async (agentId: string, allowedOrigins: string[]) =>
-  (await apiCall<{ key: string }>('POST', `/v2/bots/${agentId}/widget-keys/public`, { name: 'Hat Shop', allowedOrigins })).key;
+const createKey = async (agentId: string, allowedOrigins: string[], target = { url: server.url, key: server.key }) =>
+  (await apiCall<{ key: string }>('POST', `/v2/bots/${agentId}/widget-keys/public`, { name: 'Hat Shop', allowedOrigins }, target)).key;
+
+// The fake model brings the tests' network guard into this file: connections from here (not the
+// browser's) may go to this process's own servers (the shop pages, the fake model) and to Parley.
+test.beforeAll(() => allowPort(Number(new URL(server.url).port)));
 
 /** The widget's shadow root is open: Playwright's locators pierce it. */
 const launcher = (page: Page) => page.getByRole('button', { name: /^(Open|Close) chat/ });
@@ -184,4 +190,54 @@ test('the demo page loads the widget for a key that allows it', async ({ page })
   await page.getByRole('button', { name: 'Envoyer' }).click();
   await expect(page.getByRole('log').locator('.message.reply')).toContainText('45 days');
   await checkPage(page, 'widget-demo');
+});
+
+test('with a configured model the answer shows as it is written, and the stored reply replaces it', async ({ page }) => {
+  const fake = await startFakeLlm();
+  const own = await startOwnServer('parley-e2e-model-', fakeModelEnv(fake.url, 'sk-e2e-widget', { PARLEY_LLM_MAX_RETRIES: '0' }));
+  const target = { url: own.server.url, key: own.server.apiKey };
+  const answer = 'You can return an item within **45 days** of delivery: print the prepaid label from your Orders page and drop the parcel at any post office.';
+  try {
+    const { agentId, articleId } = await agentWithKnowledge(RETURNS, target);
+    fake.setHandler((request) => {
+      if (taskOf(request) === 'plan_answer') {
+        return { json: { reasoning: 'A question about returns.', performKnowledgeSearch: true, intent: 'question', smallTalkReply: null, sentiment: 'neutral', angry: false } };
+      }
+      if (taskOf(request) === 'generate_answer') {
+        const json = { answer, usedArticleIds: [articleId], handover: false, reason: null, confidence: 0.9, bestArticleId: articleId, reasoning: 'The returns article.' };
+        return { json, chunkSize: 12, chunkDelayMs: 40 };
+      }
+      return undefined;
+    });
+    const shop = await shopPage(async (origin) => ({ 'data-key': await createKey(agentId, [origin], target), 'data-title': 'Hat Shop help' }), own.server.url);
+    try {
+      await page.goto(shop.origin);
+      await launcher(page).click();
+      // Every text the draft shows while the answer is written, as the page sees it.
+      await page.evaluate(() => {
+        const root = document.querySelector('[data-parley-widget]')!.shadowRoot!;
+        const seen: string[] = [];
+        (window as unknown as { drafts: string[] }).drafts = seen;
+        new MutationObserver(() => {
+          root.querySelectorAll('.draft').forEach((draft) => seen.push(draft.textContent ?? ''));
+        }).observe(root, { subtree: true, childList: true, characterData: true });
+      });
+      const input = panel(page).getByRole('textbox', { name: 'Your message' });
+      await input.fill('what is the return window for a hat?');
+      await input.press('Enter');
+      const reply = log(page).locator('.message.reply:not(.draft)');
+      await expect(reply).toContainText('You can return an item within 45 days of delivery');
+      await expect(reply.locator('strong')).toHaveText('45 days');
+      await expect(log(page).locator('.draft')).toHaveCount(0);
+      const drafts = [...new Set(await page.evaluate(() => (window as unknown as { drafts: string[] }).drafts))];
+      expect(drafts.length, `drafts seen: ${JSON.stringify(drafts)}`).toBeGreaterThanOrEqual(2);
+      for (const text of drafts) expect('Agent' + answer.replace(/\*\*/g, '')).toContain(text.replace(/\*\*/g, ''));
+      expect(fake.requests.filter((r) => taskOf(r) === 'generate_answer').map((r) => r.body.stream)).toEqual([true]);
+    } finally {
+      await shop.close();
+    }
+  } finally {
+    await own.stop();
+    await fake.close();
+  }
 });

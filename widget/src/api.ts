@@ -34,9 +34,18 @@ export class VisitorApiError extends Error {
   }
 }
 
+/** A piece of the agent's answer while a model writes it: keep `from` characters of the text so far, add `text`. */
+export interface AnswerPartial {
+  replyTo: string;
+  from: number;
+  text: string;
+}
+
 export interface StreamHandlers {
   event: (event: VisitorEvent) => void;
   status: (state: ConversationState) => void;
+  partial: (partial: AnswerPartial) => void;
+  partialEnd: (end: { replyTo: string }) => void;
 }
 
 export class VisitorApi {
@@ -78,6 +87,8 @@ export class VisitorApi {
     const source = new EventSource(`${this.base}/v2/widget/conversations/${c.conversationId}/stream?${query}`);
     source.addEventListener('event', (e) => handlers.event(JSON.parse((e as MessageEvent<string>).data) as VisitorEvent));
     source.addEventListener('status', (e) => handlers.status(JSON.parse((e as MessageEvent<string>).data) as ConversationState));
+    source.addEventListener('partial', (e) => handlers.partial(JSON.parse((e as MessageEvent<string>).data) as AnswerPartial));
+    source.addEventListener('partial_end', (e) => handlers.partialEnd(JSON.parse((e as MessageEvent<string>).data) as { replyTo: string }));
     return source;
   }
 

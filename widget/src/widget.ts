@@ -2,7 +2,7 @@
 // visitor token) is kept in the site's localStorage, so it continues across page loads; the
 // panel shows the visitor's messages, the agent's replies (Markdown, rendered safely), thumbs on
 // answers, the hand-over and then the team's replies as they arrive on the event stream.
-import { type Conversation, type ConversationState, VisitorApi, VisitorApiError, type VisitorEvent } from './api';
+import { type AnswerPartial, type Conversation, type ConversationState, VisitorApi, VisitorApiError, type VisitorEvent } from './api';
 import { accentColors, h, icon, ICONS, renderMarkdown } from './dom';
 import { parseMarkdown } from './markdown';
 import { type Strings, stringsFor } from './strings';
@@ -15,6 +15,13 @@ export interface WidgetConfig {
   color: string | null;
   locale: string;
   userAttributes: Record<string, unknown> | null;
+}
+
+/** The agent's answer while a model writes it, shown until the stored reply replaces it. */
+interface Draft {
+  element: HTMLElement;
+  body: HTMLElement;
+  text: string;
 }
 
 interface Pending {
@@ -53,6 +60,8 @@ export class ChatWidget {
   private stream: EventSource | null = null;
   private readonly shown = new Map<string, HTMLElement>();
   private readonly pending: Pending[] = [];
+  /** Answers being written, by the id of the visitor's message they answer. */
+  private readonly drafts = new Map<string, Draft>();
   private inFlight = 0;
   private humanTakeover = false;
   private disabled = false;
@@ -173,7 +182,12 @@ export class ChatWidget {
 
   private listen(conversation: Conversation): void {
     this.stream?.close();
-    this.stream = this.api.stream(conversation, { event: (e) => this.show(e, true), status: (s) => this.setState(s) });
+    this.stream = this.api.stream(conversation, {
+      event: (e) => this.show(e, true),
+      status: (s) => this.setState(s),
+      partial: (p) => this.draft(p),
+      partialEnd: (end) => this.dropDraft(end.replyTo),
+    });
   }
 
   private async ensureConversation(): Promise<Conversation> {
@@ -220,6 +234,7 @@ export class ChatWidget {
       const [mine, ...replies] = events;
       if (mine) this.confirm(pending, mine.id);
       for (const event of replies) this.show(event, true);
+      if (mine) this.dropDraft(mine.id);
     } catch (error) {
       this.fail(pending, error, askForPerson);
     } finally {
@@ -280,9 +295,36 @@ export class ChatWidget {
     if (focused && state.humanTakeover) this.input.focus();
   }
 
+  /**
+   * A piece of the answer a model is writing (docs/widget.md "The stream"): shown as it grows, but
+   * hidden from screen readers, which hear the stored reply once, when it replaces the draft.
+   */
+  private draft(partial: AnswerPartial): void {
+    let draft = this.drafts.get(partial.replyTo);
+    if (!draft) {
+      const body = h('div', {});
+      const element = h('div', { class: 'message reply draft', 'aria-hidden': 'true' }, h('span', { class: 'who' }, this.t.agent), body);
+      draft = { element, body, text: '' };
+      this.drafts.set(partial.replyTo, draft);
+      this.append(element);
+    }
+    draft.text = draft.text.slice(0, partial.from) + partial.text;
+    draft.body.replaceChildren(renderMarkdown(parseMarkdown(draft.text)));
+    this.typing.hidden = true;
+    this.scrollToEnd();
+  }
+
+  private dropDraft(replyTo: string): void {
+    this.drafts.get(replyTo)?.element.remove();
+    this.drafts.delete(replyTo);
+  }
+
   /** An event of the conversation, once: from the stream, a send's answer, or the first read. */
   private show(event: VisitorEvent, live: boolean): void {
     if (this.shown.has(event.id)) return;
+    // The agent's stored reply replaces what was shown while it was written (a stream on another
+    // process sends no partial_end, so the reply itself ends the draft).
+    if (event.role === 'parleybot') for (const replyTo of [...this.drafts.keys()]) this.dropDraft(replyTo);
     if (event.role === 'user') {
       // The stream may bring the visitor's own message before its send answered.
       const mine = this.pending.find((p) => p.id === null && p.content === event.message.trim());
