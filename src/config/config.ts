@@ -44,6 +44,11 @@ const envSchema = z.object({
   PARLEY_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PARLEY_CONSOLE_DIR: z.string().min(1).optional(),
   PARLEY_WIDGET_DIR: z.string().min(1).optional(),
+  PARLEY_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).search && !new URL(u).hash, 'must be an http(s) address without a query or fragment, such as https://parley.example.com')
+    .optional(),
   PARLEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PARLEY_BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
   PARLEY_UPLOAD_LIMIT_BYTES: positiveInt.default(25 * 1024 * 1024),
@@ -128,6 +133,8 @@ export interface Config {
   readonly consoleDir: string | undefined;
   /** Folder of the built chat widget (widget.js) served at /widget.js; unset: widget/dist of this installation. */
   readonly widgetDir: string | undefined;
+  /** The address people reach this deployment at (no trailing slash), for links Parley sends out; unset: links are paths. */
+  readonly publicUrl: string | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly bodyLimitBytes: number;
   /** Largest file accepted by a multipart upload route. */
@@ -277,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.PARLEY_ADMIN_TOKEN,
     consoleDir: e.PARLEY_CONSOLE_DIR === undefined ? undefined : path.resolve(e.PARLEY_CONSOLE_DIR),
     widgetDir: e.PARLEY_WIDGET_DIR === undefined ? undefined : path.resolve(e.PARLEY_WIDGET_DIR),
+    publicUrl: e.PARLEY_PUBLIC_URL?.replace(/\/+$/, ''),
     logLevel: e.PARLEY_LOG_LEVEL,
     bodyLimitBytes: e.PARLEY_BODY_LIMIT_BYTES,
     uploadLimitBytes: e.PARLEY_UPLOAD_LIMIT_BYTES,

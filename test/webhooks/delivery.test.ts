@@ -223,3 +223,21 @@ describe('webhook delivery', () => {
     }
   });
 });
+
+describe('webhook links under PARLEY_PUBLIC_URL', () => {
+  it('gives consoleUrl as an absolute address of the deployment', async () => {
+    const t = await startTestApp({ work: true, env: webhookEnv({ ...INGEST_ENV, PARLEY_PUBLIC_URL: 'https://support.example.com/' }) });
+    const receiver = await startReceiver();
+    try {
+      const s = await setupAgent(t);
+      const hook = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.escalated'] });
+      const [, handover] = await say(t, s.w.key, { content: 'I want to talk to a real person please', botId: s.agentId });
+      await waitForDeliveries(t, s.w.key, hook.id, (d) => settled(d, 1), 'the escalation');
+      const [request] = receiver.requests;
+      assert.equal(verified(hook.secret, request!).data.consoleUrl, `https://support.example.com/console/conversations/${handover!.interactionId}`);
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
+  });
+});

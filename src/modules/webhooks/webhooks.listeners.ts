@@ -14,9 +14,12 @@ import type { WebhookEventType } from './webhooks.schemas.js';
 
 const INTERNAL_SOURCES = new Set(['replay', 'testsuite']);
 
-/** Where the console shows a conversation (console/src/app/app.tsx: /conversations/:id). */
-export function consolePath(conversationId: string): string {
-  return `/console/conversations/${conversationId}`;
+/**
+ * A link into the console (console/src/app/app.tsx): absolute under PARLEY_PUBLIC_URL when it is
+ * set, else the path, for the receiver to prefix with the address Parley is served at.
+ */
+function consoleLink(ctx: WorkspaceContext, path: string): string {
+  return `${ctx.config.publicUrl ?? ''}/console/${path}`;
 }
 
 /** Payloads whose transaction queued deliveries: their delivery workers are woken after the commit. */
@@ -27,13 +30,13 @@ const queuedIn = new WeakSet<object>();
  * its commit, a wake of this process's delivery workers (before the commit a worker would find
  * nothing, and wait for its next poll).
  */
-function forward<K extends EventName>(event: K, type: WebhookEventType, data: (payload: DomainEvents[K]) => Record<string, unknown> | null) {
+function forward<K extends EventName>(event: K, type: WebhookEventType, data: (payload: DomainEvents[K], ctx: WorkspaceContext) => Record<string, unknown> | null) {
   const write: EventListener<K> = {
     name: `webhooks.send-${type}`,
     event,
     phase: 'transaction',
     handle: async (ctx: WorkspaceContext, payload) => {
-      const body = data(payload);
+      const body = data(payload, ctx);
       if (body && (await queueMessage(ctx, type, body)) > 0) queuedIn.add(payload);
     },
   };
@@ -51,16 +54,16 @@ function forward<K extends EventName>(event: K, type: WebhookEventType, data: (p
 const customer = (source: string) => !INTERNAL_SOURCES.has(source);
 
 export const webhookListeners = [
-  forward('conversation.created', 'conversation.created', (p) =>
-    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, source: p.source, channel: p.channel, consoleUrl: consolePath(p.conversationId) } : null,
+  forward('conversation.created', 'conversation.created', (p, ctx) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, source: p.source, channel: p.channel, consoleUrl: consoleLink(ctx, `conversations/${p.conversationId}`) } : null,
   ),
-  forward('conversation.answered', 'conversation.answered', (p) =>
-    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, userEventId: p.userEventId, consoleUrl: consolePath(p.conversationId) } : null,
+  forward('conversation.answered', 'conversation.answered', (p, ctx) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, userEventId: p.userEventId, consoleUrl: consoleLink(ctx, `conversations/${p.conversationId}`) } : null,
   ),
-  forward('conversation.escalated', 'conversation.escalated', (p) =>
-    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, reason: p.reason, consoleUrl: consolePath(p.conversationId) } : null,
+  forward('conversation.escalated', 'conversation.escalated', (p, ctx) =>
+    customer(p.source) ? { conversationId: p.conversationId, botId: p.agentId, eventId: p.eventId, reason: p.reason, consoleUrl: consoleLink(ctx, `conversations/${p.conversationId}`) } : null,
   ),
-  forward('conversation.feedback', 'conversation.feedback', (p) =>
+  forward('conversation.feedback', 'conversation.feedback', (p, ctx) =>
     customer(p.source)
       ? {
           conversationId: p.conversationId,
@@ -70,19 +73,19 @@ export const webhookListeners = [
           feedback: p.feedback,
           resolved: p.resolved,
           approved: p.approved,
-          consoleUrl: consolePath(p.conversationId),
+          consoleUrl: consoleLink(ctx, `conversations/${p.conversationId}`),
         }
       : null,
   ),
-  forward('conversation.released', 'conversation.released', (p) => ({ conversationId: p.conversationId, consoleUrl: consolePath(p.conversationId) })),
+  forward('conversation.released', 'conversation.released', (p, ctx) => ({ conversationId: p.conversationId, consoleUrl: consoleLink(ctx, `conversations/${p.conversationId}`) })),
   forward('article.published', 'article.published', (p) => ({ articleId: p.articleId, draftId: p.draftId, version: p.version })),
   forward('source.ingested', 'source.ingested', (p) => (p.status === 'COMPLETED' ? { documentId: p.sourceId, changed: p.changed } : null)),
   forward('source.ingested', 'source.failed', (p) => (p.status === 'FAILED' ? { documentId: p.sourceId } : null)),
-  forward('refine.iteration.ready', 'refine.iteration.ready', (p) => ({
+  forward('refine.iteration.ready', 'refine.iteration.ready', (p, ctx) => ({
     sessionId: p.sessionId,
     iterationId: p.iterationId,
     conversationId: p.conversationId,
     eventId: p.targetEventId,
-    consoleUrl: `/console/refine/${p.conversationId}/${p.targetEventId}`,
+    consoleUrl: consoleLink(ctx, `refine/${p.conversationId}/${p.targetEventId}`),
   })),
 ].flat();
