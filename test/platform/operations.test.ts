@@ -164,6 +164,7 @@ describe('operations endpoints', () => {
       '/v2/widget/conversations/{id}/events/{eventId}/feedback': ['post'],
       '/v2/webhooks/public': ['get', 'post'],
       '/v2/webhooks/{id}/public': ['delete', 'get', 'patch'],
+      '/v2/webhooks/{id}/rotate-secret/public': ['post'],
       '/v2/webhooks/{id}/test/public': ['post'],
       '/v2/webhooks/{id}/deliveries/public': ['get'],
       '/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public': ['post'],

@@ -7,16 +7,18 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { Webhook as Verifier } from 'standardwebhooks';
+import { eq } from 'drizzle-orm';
+import { webhookEndpoints } from '../../src/db/schema/index.js';
 import { jobNamed } from '../../src/jobs/registry.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { testClock, type TestClock } from '../support/clock.js';
 import { html, startFakeSite, type FakeSite } from '../support/fake-site.js';
 import { type RecordedRequest } from '../support/recording-server.js';
 import { poll } from '../support/poll.js';
-import { expectStatus } from '../support/security.js';
+import { assertError, expectStatus } from '../support/security.js';
 import { INGEST_ENV, ingestUrls, waitForSource } from '../support/sources.js';
 import { feedbackOf, say, setupAgent, type Setup } from '../conversations/support.js';
-import { createWebhook, type Delivery, deliveries, type Receiver, redeliverOf, startReceiver, waitForDeliveries, type Webhook, webhook, webhookEnv } from './support.js';
+import { createWebhook, type Delivery, deliveries, type Receiver, redeliverOf, rotateOf, startReceiver, testOf, waitForDeliveries, type Webhook, webhook, webhookEnv } from './support.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -221,6 +223,78 @@ describe('webhook delivery', () => {
     } finally {
       receiver.otherwise = 200;
     }
+  });
+});
+
+describe('webhook secret rotation', () => {
+  let t: TestApp;
+  let clock: TestClock;
+  let receiver: Receiver;
+  before(async () => {
+    clock = testClock();
+    t = await startTestApp({ clock, env: webhookEnv() });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  /** Sends a test message and answers which of the secrets verify it, and how many signatures it carried. */
+  const sendAndVerify = async (key: string, hookId: string, secrets: string[]) => {
+    const before = receiver.requests.length;
+    await expectStatus<Delivery>(t, 200, 'POST', testOf(hookId), key);
+    const request = receiver.requests[before]!;
+    const verifies = secrets.map((secret) => {
+      try {
+        verified(secret, request);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { verifies, signatures: String(request.headers['webhook-signature']).split(' ').length };
+  };
+
+  it('keeps the old secret signing beside the new one for the hours asked, then only the new one signs', async () => {
+    const s = await setupAgent(t);
+    const hook = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.created'] });
+    assert.equal(hook.previousSecretExpiresAt, null);
+    const rotated = await expectStatus<Webhook & { secret: string }>(t, 200, 'POST', rotateOf(hook.id), s.w.key);
+    assert.match(rotated.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.notEqual(rotated.secret, hook.secret);
+    const expires = Date.parse(rotated.previousSecretExpiresAt ?? '');
+    assert.ok(Math.abs(expires - (clock.now().getTime() + 24 * 3600_000)) < 5_000, `24 hours by default: ${rotated.previousSecretExpiresAt}`);
+    const shown = await expectStatus<Webhook>(t, 200, 'GET', webhook(hook.id), s.w.readKey);
+    assert.equal(shown.secret, undefined, 'the new secret is shown once');
+    assert.equal(shown.previousSecretExpiresAt, rotated.previousSecretExpiresAt);
+
+    // While both sign, a receiver with either secret accepts the message.
+    assert.deepEqual(await sendAndVerify(s.w.key, hook.id, [hook.secret, rotated.secret, `whsec_${Buffer.alloc(32, 7).toString('base64')}`]), { verifies: [true, true, false], signatures: 2 });
+    // The 24 hours pass (told to the row: a receiver's verifier checks the timestamp against its own clock).
+    await t.database.db.update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(clock.now().getTime() - 1000) }).where(eq(webhookEndpoints.id, hook.id));
+    assert.deepEqual(await sendAndVerify(s.w.key, hook.id, [hook.secret, rotated.secret]), { verifies: [false, true], signatures: 1 });
+
+    // keepPreviousHours 0: the old secret stops at once; a rotation replaces an earlier previous secret.
+    const again = await expectStatus<Webhook & { secret: string }>(t, 200, 'POST', rotateOf(hook.id), s.w.key, { keepPreviousHours: 0 });
+    assert.equal(again.previousSecretExpiresAt, null);
+    assert.deepEqual(await sendAndVerify(s.w.key, hook.id, [rotated.secret, again.secret]), { verifies: [false, true], signatures: 1 });
+    const third = await expectStatus<Webhook & { secret: string }>(t, 200, 'POST', rotateOf(hook.id), s.w.key, { keepPreviousHours: 2 });
+    assert.deepEqual(await sendAndVerify(s.w.key, hook.id, [rotated.secret, again.secret, third.secret]), { verifies: [false, true, true], signatures: 2 });
+  });
+
+  it('refuses a bad overlap naming the field, a read-only key, and another workspace\'s endpoint', async () => {
+    const s = await setupAgent(t);
+    const hook = await createWebhook(t, s.w.key, { url: receiver.url, events: ['conversation.created'] });
+    for (const keepPreviousHours of [-1, 169, 1.5, '24']) {
+      assertError(await t.request('POST', rotateOf(hook.id), { key: s.w.key, body: { keepPreviousHours } }), 400, /body\.keepPreviousHours/);
+    }
+    assertError(await t.request('POST', rotateOf(hook.id), { key: s.w.key, body: { keepPrevious: 1 } }), 400, /keepPrevious/);
+    assertError(await t.request('POST', rotateOf(hook.id), { key: s.w.readKey }), 403);
+    const other = await setupAgent(t);
+    assertError(await t.request('POST', rotateOf(hook.id), { key: other.w.key }), 404, 'webhook not found');
+    // Nothing changed: the creation's secret still signs alone.
+    assert.deepEqual(await sendAndVerify(s.w.key, hook.id, [hook.secret]), { verifies: [true], signatures: 1 });
   });
 });
 

@@ -20,6 +20,7 @@ import {
   deliveriesOf,
   type Receiver,
   redeliverOf,
+  rotateOf,
   startReceiver,
   testOf,
   UNKNOWN,
@@ -255,6 +256,7 @@ describe('webhook routes', () => {
     ['update', 'PATCH', 'write', async (app, tenant) => ({ path: webhook((await made(app, tenant)).id), body: { description: 'x' } }), 404],
     ['delete', 'DELETE', 'write', async (app, tenant) => ({ path: webhook((await made(app, tenant)).id) }), 404],
     ['test', 'POST', 'write', async (app, tenant) => ({ path: testOf((await made(app, tenant)).id) }), 404],
+    ['rotate secret', 'POST', 'write', async (app, tenant) => ({ path: rotateOf((await made(app, tenant)).id), body: { keepPreviousHours: 1 } }), 404],
     ['deliveries', 'GET', 'read', async (app, tenant) => ({ path: deliveriesOf((await made(app, tenant)).id) }), 404],
     [
       'redeliver',

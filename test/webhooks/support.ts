@@ -6,7 +6,7 @@ import { expectStatus } from '../support/security.js';
 
 export interface Webhook {
   id: string; companyId: string; url: string; description: string; events: string[]; enabled: boolean;
-  disabledReason: string | null; disabledAt: string | null; failingSince: string | null; createdAt: string; updatedAt: string;
+  disabledReason: string | null; disabledAt: string | null; failingSince: string | null; previousSecretExpiresAt: string | null; createdAt: string; updatedAt: string;
   secret?: string;
 }
 export interface Delivery {
@@ -20,6 +20,7 @@ export interface DeliveryPage { deliveries: Delivery[]; hasMore: boolean; nextCu
 export const WEBHOOKS = '/v2/webhooks/public';
 export const webhook = (id: string) => `/v2/webhooks/${id}/public`;
 export const testOf = (id: string) => `/v2/webhooks/${id}/test/public`;
+export const rotateOf = (id: string) => `/v2/webhooks/${id}/rotate-secret/public`;
 export const deliveriesOf = (id: string, query = '') => `/v2/webhooks/${id}/deliveries/public${query}`;
 export const redeliverOf = (id: string, deliveryId: string) => `/v2/webhooks/${id}/deliveries/${deliveryId}/redeliver/public`;
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';

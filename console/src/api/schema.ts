@@ -14086,6 +14086,132 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v2/webhooks/{id}/rotate-secret/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Answers the endpoint with a new signing secret, shown only here. The current secret keeps signing beside it for `keepPreviousHours` (24 by default, at most 168): each request then carries both signatures in `webhook-signature` (space-separated, as Standard Webhooks lists them), so a receiver verifying with either secret accepts it while it switches; `previousSecretExpiresAt` says until when. `0` ends the current secret at once. A rotation replaces an earlier previous secret.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description optional: no body keeps the current secret signing for 24 hours */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description hours the current secret keeps signing beside the new one, so receivers can switch without refusing a message; 0 stops it at once
+                         * @default 24
+                         */
+                        keepPreviousHours?: number;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhook"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks/{id}/test/public": {
         parameters: {
             query?: never;
@@ -15887,7 +16013,9 @@ export interface components {
             failingSince: string | null;
             /** Format: uuid */
             id: string;
-            /** @description the signing secret, `whsec_` + base64: shown only in this answer */
+            /** @description after a rotation that kept the previous secret, when it stops signing beside the current one (a past time once it has); null otherwise */
+            previousSecretExpiresAt: string | null;
+            /** @description the signing secret, `whsec_` + base64: shown only in this answer (at creation, or at a rotation) */
             secret: string;
             /** Format: date-time */
             updatedAt: string;
@@ -15908,7 +16036,9 @@ export interface components {
             failingSince: string | null;
             /** Format: uuid */
             id: string;
-            /** @description the signing secret, `whsec_` + base64: shown only in this answer */
+            /** @description after a rotation that kept the previous secret, when it stops signing beside the current one (a past time once it has); null otherwise */
+            previousSecretExpiresAt: string | null;
+            /** @description the signing secret, `whsec_` + base64: shown only in this answer (at creation, or at a rotation) */
             secret: string;
             /** Format: date-time */
             updatedAt: string;
@@ -18663,6 +18793,8 @@ export interface components {
             failingSince: string | null;
             /** Format: uuid */
             id: string;
+            /** @description after a rotation that kept the previous secret, when it stops signing beside the current one (a past time once it has); null otherwise */
+            previousSecretExpiresAt: string | null;
             /** Format: date-time */
             updatedAt: string;
             url: string;
@@ -18748,6 +18880,8 @@ export interface components {
             failingSince: string | null;
             /** Format: uuid */
             id: string;
+            /** @description after a rotation that kept the previous secret, when it stops signing beside the current one (a past time once it has); null otherwise */
+            previousSecretExpiresAt: string | null;
             /** Format: date-time */
             updatedAt: string;
             url: string;

@@ -4,7 +4,8 @@ import { workspaces } from './workspaces.js';
 
 /**
  * Webhook endpoints: where a workspace wants its events sent, which events, and the signing
- * secret (sealed with the secret box, `src/secrets.ts`; shown in clear once, at creation).
+ * secret (sealed with the secret box, `src/secrets.ts`; shown in clear once, at creation or
+ * rotation). After a rotation the previous secret also signs until `previous_secret_expires_at`.
  * `failing_since` is the first failed attempt since the last success: an endpoint failing for three
  * days is switched off with `disabled_reason` (docs/webhooks.md).
  */
@@ -20,6 +21,8 @@ export const webhookEndpoints = pgTable(
     events: text('events').array().notNull(),
     enabled: boolean('enabled').notNull().default(true),
     secretSealed: text('secret_sealed').notNull(),
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
     failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
     disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
     disabledReason: text('disabled_reason'),

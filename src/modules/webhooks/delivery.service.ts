@@ -89,8 +89,10 @@ export interface AttemptOutcome {
  */
 export async function attempt(ctx: Ctx, endpoint: EndpointRow, delivery: DeliveryRow): Promise<AttemptOutcome> {
   const at = ctx.clock.now();
-  const secret = ctx.secrets.open(endpoint.secretSealed);
-  const headers = { 'content-type': 'application/json', accept: '*/*', ...signatureHeaders(secret, delivery.messageId, at, delivery.payload) };
+  const secrets = [ctx.secrets.open(endpoint.secretSealed)];
+  // After a rotation the previous secret signs too until its time is up (docs/webhooks.md).
+  if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at) secrets.push(ctx.secrets.open(endpoint.previousSecretSealed));
+  const headers = { 'content-type': 'application/json', accept: '*/*', ...signatureHeaders(secrets, delivery.messageId, at, delivery.payload) };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {

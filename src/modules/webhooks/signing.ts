@@ -21,10 +21,16 @@ export function newMessageId(): string {
   return `msg_${randomUUID().replace(/-/g, '')}`;
 }
 
-/** The three headers of a signed request carrying `body`. */
-export function signatureHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+/**
+ * The three headers of a signed request carrying `body`: one signature per secret, space-separated
+ * as the specification lists them (after a rotation the new secret's and, for a while, the old
+ * one's: a receiver verifying with either accepts the request).
+ */
+export function signatureHeaders(secrets: readonly string[], messageId: string, at: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  const signature = createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64');
-  return { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+  const signatures = secrets.map((secret) => {
+    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+    return `v1,${createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`;
+  });
+  return { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }

@@ -14,6 +14,7 @@ export function presentWebhook(e: EndpointRow) {
     disabledReason: e.disabledReason,
     disabledAt: iso(e.disabledAt),
     failingSince: iso(e.failingSince),
+    previousSecretExpiresAt: e.previousSecretSealed ? iso(e.previousSecretExpiresAt) : null,
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
   };

@@ -9,11 +9,12 @@ import {
   deliveryParamsSchema,
   deliverySchema,
   listDeliveriesQuerySchema,
+  rotateSecretBodySchema,
   updateWebhookBodySchema,
   WEBHOOK_EVENT_TYPES,
   webhookSchema,
 } from './webhooks.schemas.js';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, testWebhook, updateWebhook } from './webhooks.service.js';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, redeliver, rotateWebhookSecret, testWebhook, updateWebhook } from './webhooks.service.js';
 
 const tags = ['Webhooks'];
 const EVENTS = `Events: ${WEBHOOK_EVENT_TYPES.map((e) => `\`${e}\``).join(', ')} (payloads in docs/webhooks.md).`;
@@ -90,6 +91,27 @@ export function webhookRoutes() {
       errors: [404],
       response: webhookSchema,
       handler: async ({ ctx, params }) => presentWebhook(await deleteWebhook(ctx, params.id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v2/webhooks/:id/rotate-secret/public',
+      auth: 'write',
+      tags,
+      summary: "Rotate a webhook endpoint's signing secret",
+      description:
+        'Answers the endpoint with a new signing secret, shown only here. The current secret keeps signing beside it for ' +
+        '`keepPreviousHours` (24 by default, at most 168): each request then carries both signatures in `webhook-signature` ' +
+        '(space-separated, as Standard Webhooks lists them), so a receiver verifying with either secret accepts it while it ' +
+        'switches; `previousSecretExpiresAt` says until when. `0` ends the current secret at once. A rotation replaces an ' +
+        'earlier previous secret.',
+      params: idParamsSchema,
+      body: rotateSecretBodySchema,
+      errors: [404],
+      response: createdWebhookSchema,
+      handler: async ({ ctx, params, body }) => {
+        const { endpoint, secret } = await rotateWebhookSecret(ctx, params.id, body);
+        return presentCreatedWebhook(endpoint, secret);
+      },
     }),
     defineRoute({
       method: 'POST',

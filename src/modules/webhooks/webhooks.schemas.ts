@@ -22,7 +22,9 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const LIMITS = { endpointsPerWorkspace: 50, urlChars: 2_000, descriptionChars: 500 } as const;
+export const LIMITS = { endpointsPerWorkspace: 50, urlChars: 2_000, descriptionChars: 500, previousSecretHours: 168 } as const;
+/** Hours the previous secret keeps signing after a rotation, unless the request says otherwise. */
+export const DEFAULT_PREVIOUS_SECRET_HOURS = 24;
 
 const urlField = z.string().trim().min(1).max(LIMITS.urlChars).describe('an http or https URL that receives the events with POST');
 const eventsField = z
@@ -53,6 +55,20 @@ export const updateWebhookBodySchema = z
   .meta({ examples: [{ enabled: true }, { events: ['conversation.escalated'] }] });
 export type UpdateWebhookBody = z.output<typeof updateWebhookBodySchema>;
 
+export const rotateSecretBodySchema = z
+  .strictObject({
+    keepPreviousHours: z
+      .int()
+      .min(0)
+      .max(LIMITS.previousSecretHours)
+      .default(DEFAULT_PREVIOUS_SECRET_HOURS)
+      .describe('hours the current secret keeps signing beside the new one, so receivers can switch without refusing a message; 0 stops it at once'),
+  })
+  .nullish()
+  .describe(`optional: no body keeps the current secret signing for ${DEFAULT_PREVIOUS_SECRET_HOURS} hours`)
+  .meta({ examples: [{ keepPreviousHours: 24 }, { keepPreviousHours: 0 }] });
+export type RotateSecretBody = z.output<typeof rotateSecretBodySchema>;
+
 export const webhookSchema = z
   .object({
     id: z.uuid(),
@@ -64,13 +80,17 @@ export const webhookSchema = z
     disabledReason: z.string().nullable().describe('why Parley switched the endpoint off (null when enabled, or disabled by a client)'),
     disabledAt: z.iso.datetime().nullable(),
     failingSince: z.iso.datetime().nullable().describe('the first failed attempt since the last success'),
+    previousSecretExpiresAt: z.iso
+      .datetime()
+      .nullable()
+      .describe('after a rotation that kept the previous secret, when it stops signing beside the current one (a past time once it has); null otherwise'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'Webhook' });
 
 export const createdWebhookSchema = webhookSchema
-  .extend({ secret: z.string().describe('the signing secret, `whsec_` + base64: shown only in this answer') })
+  .extend({ secret: z.string().describe('the signing secret, `whsec_` + base64: shown only in this answer (at creation, or at a rotation)') })
   .meta({ id: 'CreatedWebhook' });
 
 export const deliverySchema = z

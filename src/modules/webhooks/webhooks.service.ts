@@ -19,7 +19,7 @@ import {
   updateDelivery,
   updateEndpoint,
 } from './webhooks.repository.js';
-import { type CreateWebhookBody, LIMITS, type ListDeliveriesQuery, TEST_EVENT_TYPE, type UpdateWebhookBody } from './webhooks.schemas.js';
+import { type CreateWebhookBody, DEFAULT_PREVIOUS_SECRET_HOURS, LIMITS, type ListDeliveriesQuery, type RotateSecretBody, TEST_EVENT_TYPE, type UpdateWebhookBody } from './webhooks.schemas.js';
 
 type Ctx = WorkspaceContext;
 
@@ -63,6 +63,29 @@ export async function createWebhook(ctx: Ctx, body: CreateWebhookBody): Promise<
       throw new AppError('conflict', `a workspace has at most ${LIMITS.endpointsPerWorkspace} webhook endpoints; delete one first`);
     }
     return insertEndpoint(tx.db, ctx.workspaceId, { url, description: body.description, events: body.events, secretSealed: ctx.secrets.seal(secret) }, authorOf(ctx), ctx.clock.now());
+  });
+  return { endpoint, secret };
+}
+
+/**
+ * A new signing secret for an endpoint, answered in clear this once. The current one keeps signing
+ * beside it for `keepPreviousHours` (each request then carries both signatures), so receivers can
+ * switch to the new secret without refusing a message; 0 ends it at once.
+ */
+export async function rotateWebhookSecret(ctx: Ctx, id: string, body: RotateSecretBody): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const secret = newSigningSecret();
+  const hours = body?.keepPreviousHours ?? DEFAULT_PREVIOUS_SECRET_HOURS;
+  const endpoint = await inTransaction(ctx, async (tx) => {
+    const current = await requireEndpoint(tx, id, { lock: true });
+    const now = ctx.clock.now();
+    const updated = await updateEndpoint(tx.db, ctx.workspaceId, id, {
+      secretSealed: ctx.secrets.seal(secret),
+      previousSecretSealed: hours > 0 ? current.secretSealed : null,
+      previousSecretExpiresAt: hours > 0 ? new Date(now.getTime() + hours * 3_600_000) : null,
+      updatedAt: now,
+      updatedBy: authorOf(ctx),
+    });
+    return updated!;
   });
   return { endpoint, secret };
 }
