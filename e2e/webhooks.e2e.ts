@@ -128,6 +128,24 @@ test('an endpoint is created with its secret shown once, tested, redelivered, ed
   expect(JSON.parse(receiver.requests.at(-1)?.body ?? '{}')).toMatchObject({ type: 'conversation.escalated', data: { botId: agent.id, reason: 'customer_request' } });
   await checkPage(page, 'webhook-deliveries');
 
+  // The secret rotated, the old one kept for 2 hours: a test message verifies with either.
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotation = page.getByRole('dialog', { name: 'Rotate the signing secret' });
+  await rotation.getByRole('textbox', { name: 'Keep the current secret signing for (hours)' }).fill('2');
+  await rotation.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotatedNote = page.getByRole('status', { name: 'Signing secret: shown only now' });
+  await expect(rotatedNote).toContainText('The previous secret also signs each request until');
+  const rotated = (await rotatedNote.getByLabel('Secret').textContent()) ?? '';
+  expect(rotated).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  expect(rotated).not.toBe(secret);
+  await checkPage(page, 'webhook-rotated');
+  await rotatedNote.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByRole('region', { name: 'Endpoint' })).toContainText('The previous signing secret also signs until');
+  await page.getByRole('button', { name: 'Send test' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The test message was delivered' })).toBeVisible();
+  const signedTwice = receiver.requests.at(-1)!;
+  for (const key of [secret, rotated]) expect(new Verifier(key).verify(signedTwice.body, signedTwice.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+
   // Edited: other events, switched off. A redelivery to a disabled endpoint is the API's 409.
   await page.getByRole('button', { name: 'Edit endpoint' }).click();
   await page.getByRole('checkbox', { name: /^source\.failed/ }).uncheck();

@@ -78,6 +78,12 @@ export const useUpdateWebhook = () =>
 
 export const useDeleteWebhook = () => useWebhookMutation((id: string) => call(api.DELETE('/v2/webhooks/{id}/public', { params: { path: { id } } })));
 
+/** A new signing secret (answered once); the current one keeps signing beside it for `keepPreviousHours`. */
+export const useRotateSecret = () =>
+  useWebhookMutation(({ id, keepPreviousHours }: { id: string; keepPreviousHours: number }) =>
+    call(api.POST('/v2/webhooks/{id}/rotate-secret/public', { params: { path: { id } }, body: { keepPreviousHours } })),
+  );
+
 /** Sends a `webhook.test` message now, once: the delivery with its outcome. */
 export const useTestWebhook = () => useWebhookMutation((id: string) => call(api.POST('/v2/webhooks/{id}/test/public', { params: { path: { id } } })));
 

@@ -25,14 +25,16 @@ export function EndpointState({ webhook }: { webhook: Webhook }) {
   );
 }
 
-/** The secret of the endpoint just created: the API answers it once, in the create's answer. */
-function NewSecret({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
+/** A signing secret the API answers once: in the answer of the create, or of a rotation. */
+export function NewSecret({ created, onDone }: { created: CreatedWebhook; onDone: () => void }) {
+  const until = created.previousSecretExpiresAt ? new Date(created.previousSecretExpiresAt) : null;
   return (
     <Alert color="yellow" title="Signing secret: shown only now" role="status">
       <Stack gap="xs">
         <Text size="sm">
           Copy the secret of {created.url} into your receiver now to verify the signature of each request (Standard Webhooks). Parley keeps it sealed and never
-          shows it again: to change it, create a new endpoint and delete this one.
+          shows it again: to change it, rotate it on the endpoint&apos;s page.
+          {until && ` The previous secret also signs each request until ${until.toLocaleString()}.`}
         </Text>
         <CopyValue value={created.secret} label="Copy secret" name="Secret" />
         <Group>
