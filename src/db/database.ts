@@ -64,3 +64,20 @@ export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>, options: { sn
   const config = options.snapshot ? ({ isolationLevel: 'repeatable read', accessMode: 'read only' } as const) : undefined;
   return db.transaction((tx) => fn(tx as unknown as Db), config);
 }
+
+/**
+ * Runs independent queries (or work that makes them) at once where each takes a connection of its
+ * own, the PostgreSQL pool, and one after another on a single connection: a transaction, the
+ * connection withLocks (db/key-locks.ts) hands its holder, or PGlite. node-postgres deprecates a
+ * second query on a client that is running one (an error from pg@9). Answers in the tasks' order.
+ */
+export async function concurrentQueries<const T extends readonly (() => Promise<unknown>)[]>(
+  db: Db,
+  tasks: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  type Results = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  if ((db as unknown as { $client?: unknown }).$client instanceof pg.Pool) return (await Promise.all(tasks.map((task) => task()))) as Results;
+  const results: unknown[] = [];
+  for (const task of tasks) results.push(await task());
+  return results as Results;
+}

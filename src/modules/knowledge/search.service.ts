@@ -1,4 +1,5 @@
 import type { WorkspaceContext } from '../../context.js';
+import { concurrentQueries } from '../../db/database.js';
 import { isStorableVector } from '../../db/vector.js';
 import { queryExpansion } from '../../text/thesaurus.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
@@ -61,9 +62,9 @@ export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch
   let ranked: Ranked[];
   if (embeddingsEnabled(ctx.config, ctx.db)) {
     const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
-    const [lexical, nearest] = await Promise.all([
-      searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay, expansion),
-      nearestArticles(ctx, input.agentId, input.query, depth, overlay),
+    const [lexical, nearest] = await concurrentQueries(ctx.db, [
+      () => searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay, expansion),
+      () => nearestArticles(ctx, input.agentId, input.query, depth, overlay),
     ]);
     ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
   } else {
@@ -71,9 +72,9 @@ export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch
   }
   if (ranked.length === 0) return [];
   const ids = ranked.map((h) => h.articleId);
-  const [rows, marks] = await Promise.all([
-    findArticlesByIds(ctx.db, ctx.workspaceId, ids),
-    input.highlights ? findHighlights(ctx.db, ctx.workspaceId, ids, input.query) : Promise.resolve(new Map<string, Highlight[]>()),
+  const [rows, marks] = await concurrentQueries(ctx.db, [
+    () => findArticlesByIds(ctx.db, ctx.workspaceId, ids),
+    () => (input.highlights ? findHighlights(ctx.db, ctx.workspaceId, ids, input.query) : Promise.resolve(new Map<string, Highlight[]>())),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ranked.flatMap((hit) => {

@@ -1,5 +1,5 @@
 import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
-import type { Db } from '../../db/database.js';
+import { concurrentQueries, type Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import {
   deleteTag as deleteTagRow,
@@ -134,6 +134,6 @@ export interface TagGroupWithTags extends TagGroupRow {
 
 /** Every group the workspace sees with its tags (tag selection, rule drafting). */
 export async function listTagGroupsWithTags(ctx: Pick<Ctx, 'db' | 'workspaceId'>): Promise<TagGroupWithTags[]> {
-  const [groups, all] = await Promise.all([listTagGroupRows(ctx.db, ctx.workspaceId), listTags(ctx.db, ctx.workspaceId)]);
+  const [groups, all] = await concurrentQueries(ctx.db, [() => listTagGroupRows(ctx.db, ctx.workspaceId), () => listTags(ctx.db, ctx.workspaceId)]);
   return groups.map((g) => ({ ...g, tags: all.filter((t) => t.tagGroupId === g.id) }));
 }

@@ -1,4 +1,5 @@
 import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../context.js';
+import { concurrentQueries } from '../../db/database.js';
 import type { ToolInputField, ToolOutputField } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent, requireAgentIds } from '../agents/index.js';
@@ -110,8 +111,20 @@ export interface ActionRunner {
 
 export const actionRunner: ActionRunner = { run: runTool };
 
-/** The attributes (alwaysGet) assigned to an agent, in creation order: what the answer pipeline runs every message. */
-export async function attributesForAgent(ctx: Pick<Ctx, 'db' | 'workspaceId'>, agentId: string): Promise<{ id: string; name: string; inputFields: ToolInputField[] }[]> {
+/** An attribute read in full, steps included: its run makes outside calls only, no query. */
+export interface LoadedAttribute {
+  id: string;
+  name: string;
+  inputFields: ToolInputField[];
+  run(ctx: Pick<Ctx, 'outbound' | 'secrets' | 'config' | 'signal'>, inputs: Record<string, unknown>): Promise<ToolRunResult>;
+}
+
+/**
+ * The attributes (alwaysGet) assigned to an agent, in creation order: what the answer pipeline runs
+ * every message. Read up front, so that their runs at once never share a connection's queries.
+ */
+export async function attributesForAgent(ctx: Pick<Ctx, 'db' | 'workspaceId'>, agentId: string): Promise<LoadedAttribute[]> {
   const rows = await listToolRows(ctx.db, ctx.workspaceId, { alwaysGet: true, agentId });
-  return rows.map((r) => ({ id: r.id, name: r.name, inputFields: r.inputFields }));
+  const steps = await concurrentQueries(ctx.db, rows.map((r) => () => listToolSteps(ctx.db, ctx.workspaceId, r.id)));
+  return rows.map((r, i) => ({ id: r.id, name: r.name, inputFields: r.inputFields, run: (runCtx, inputs) => runChain(runCtx, r, steps[i] ?? [], inputs) }));
 }

@@ -1,5 +1,6 @@
 import type { PlanOutput } from '../../../ai/contracts/plan.js';
 import type { WorkspaceContext } from '../../../context.js';
+import { concurrentQueries } from '../../../db/database.js';
 import type { PromptSet, UsedArticle, UsedSubfolder, WaitingFlow } from '../../../db/schema/index.js';
 import type { ReplyType } from '../../../evaluators/reply.js';
 import { type AgentWithPrompts, serializeSections, workspaceDefaultPrompts } from '../../agents/index.js';
@@ -106,7 +107,7 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
   const message = input.userMessage;
   const executedUserAttributes = await trace.time('attributes', () => runAttributes(ctx, trace, agent.id, conversation, context));
   const history = request.history.slice(-HISTORY_EVENTS).map((e) => ({ role: e.role, message: e.message }));
-  const [intentRules, businessRules] = await Promise.all([rulesOf(ctx, agent.id, overlay, 'intent'), rulesOf(ctx, agent.id, overlay, 'business')]);
+  const [intentRules, businessRules] = await concurrentQueries(ctx.db, [() => rulesOf(ctx, agent.id, overlay, 'intent'), () => rulesOf(ctx, agent.id, overlay, 'business')]);
   const planned = await trace.time('planning', () =>
     planReply(ctx, trace, { message, history, planningPrompt: serializeSections(prompts.hcPlanningPrompt), intentRules, waiting: conversation.waitingFlow, overlayRuleIds: overlay?.rules?.map((r) => r.id) ?? [] }),
   );
@@ -170,11 +171,11 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
 
 /** What shapes the agent's behaviour in the workspace: tag groups, its guardrails, the reply rules. */
 async function loadBehaviour(ctx: WorkspaceContext, agentId: string) {
-  const [tagGroups, inputGuards, outputGuards, replySlots] = await Promise.all([
-    listTagGroupsWithTags(ctx),
-    guardrailsForAgent(ctx, agentId, 'input'),
-    guardrailsForAgent(ctx, agentId, 'output'),
-    replySlotsFor(ctx),
+  const [tagGroups, inputGuards, outputGuards, replySlots] = await concurrentQueries(ctx.db, [
+    () => listTagGroupsWithTags(ctx),
+    () => guardrailsForAgent(ctx, agentId, 'input'),
+    () => guardrailsForAgent(ctx, agentId, 'output'),
+    () => replySlotsFor(ctx),
   ]);
   return { tagGroups, inputGuards, outputGuards, replySlots };
 }

@@ -1,5 +1,5 @@
 import type { WorkspaceContext } from '../../../context.js';
-import { actionRunner, attributesForAgent } from '../../tools/index.js';
+import { attributesForAgent } from '../../tools/index.js';
 import type { ConversationRow } from '../conversations.repository.js';
 import type { AnswerContext } from './input.stage.js';
 import { errorText, stageSignal, type StageTrace } from './trace.js';
@@ -27,7 +27,7 @@ export async function runAttributes(
       }
       try {
         const result = await Promise.race([
-          actionRunner.run({ ...ctx, signal }, attribute.id, inputs),
+          attribute.run({ ...ctx, signal }, inputs),
           new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`the attribute took longer than ${ctx.config.answerStageTimeoutMs} ms`)), { once: true })),
         ]);
         if (result.success) context.attributes[attribute.name] = result.output;

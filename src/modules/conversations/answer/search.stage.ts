@@ -1,5 +1,6 @@
 import type { AnswerArticle } from '../../../ai/contracts/answer.js';
 import type { WorkspaceContext } from '../../../context.js';
+import { concurrentQueries } from '../../../db/database.js';
 import type { UsedArticle, UsedSubfolder } from '../../../db/schema/index.js';
 import { folderTitles, type KnowledgeHit, searchKnowledge, semanticScorer } from '../../knowledge/index.js';
 import { sourceUrlsOfArticles } from '../../sources/index.js';
@@ -77,7 +78,7 @@ function scoreOf(article: AnswerArticle): string {
 export async function citedArticles(ctx: WorkspaceContext, usedArticleIds: readonly string[], hits: readonly KnowledgeHit[]): Promise<{ hits: KnowledgeHit[]; usedArticles: UsedArticle[]; usedSubfolders: UsedSubfolder[] }> {
   const used = usedArticleIds.map((id) => hits.find((h) => h.article.id === id)).filter((h): h is KnowledgeHit => h !== undefined);
   const folderIds = [...new Set(used.map((h) => h.article.parentFolderId))];
-  const [urls, folders] = await Promise.all([sourceUrlsOfArticles(ctx, usedArticleIds), folderTitles(ctx, folderIds)]);
+  const [urls, folders] = await concurrentQueries(ctx.db, [() => sourceUrlsOfArticles(ctx, usedArticleIds), () => folderTitles(ctx, folderIds)]);
   return {
     hits: used,
     usedArticles: used.map((h) => ({ id: h.article.id, title: h.article.title, documentUrl: urls.get(h.article.id) ?? null })),
