@@ -232,7 +232,7 @@ export class ChatWidget {
         events = await this.api.send(await this.ensureConversation(), pending.content, askForPerson);
       }
       const [mine, ...replies] = events;
-      if (mine) this.confirm(pending, mine.id);
+      if (mine) this.confirm(pending, mine);
       for (const event of replies) this.show(event, true);
       if (mine) this.dropDraft(mine.id);
     } catch (error) {
@@ -243,10 +243,22 @@ export class ChatWidget {
     }
   }
 
-  private confirm(pending: Pending, id: string): void {
-    pending.id = id;
-    this.shown.set(id, pending.element);
-    this.pending.splice(this.pending.indexOf(pending), 1);
+  /**
+   * The visitor's message as stored. An input guardrail may have changed it (a card number
+   * redacted): the bubble then shows what was stored. If the stream showed it first (not matched to
+   * this bubble because its text changed), the stream's bubble stays and this one goes.
+   */
+  private confirm(pending: Pending, stored: VisitorEvent): void {
+    const index = this.pending.indexOf(pending);
+    if (index >= 0) this.pending.splice(index, 1);
+    pending.id = stored.id;
+    const shown = this.shown.get(stored.id);
+    if (shown && shown !== pending.element) {
+      pending.element.remove();
+      return;
+    }
+    this.shown.set(stored.id, pending.element);
+    if (stored.message !== pending.content) pending.element.replaceChildren(h('span', { class: 'sr-only' }, `${this.t.you}: `), stored.message);
   }
 
   private fail(pending: Pending, error: unknown, askForPerson: boolean): void {
@@ -328,7 +340,7 @@ export class ChatWidget {
     if (event.role === 'user') {
       // The stream may bring the visitor's own message before its send answered.
       const mine = this.pending.find((p) => p.id === null && p.content === event.message.trim());
-      if (mine) return this.confirm(mine, event.id);
+      if (mine) return this.confirm(mine, event);
     }
     const element = event.role === 'user' ? this.bubble('user', event.message) : this.reply(event);
     this.shown.set(event.id, element);
