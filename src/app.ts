@@ -111,6 +111,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);
-  registerWidget(app, deps.database.db, config.widgetDir);
+  registerWidget(app, deps.database.db, { dir: config.widgetDir, publicUrl: config.publicUrl });
   return app;
 }

@@ -113,7 +113,8 @@ function builtScript(file: string): () => Promise<BuiltScript> {
  * for 5 minutes and then revalidate it by its ETag; it is sent gzipped to browsers that accept it.
  * Neither is part of the API: hidden from /openapi.json and not rate limited.
  */
-export function registerWidget(app: FastifyInstance, db: Db, dir: string = BUILT_WIDGET): void {
+export function registerWidget(app: FastifyInstance, db: Db, options: { dir?: string | undefined; publicUrl?: string | undefined } = {}): void {
+  const dir = options.dir ?? BUILT_WIDGET;
   const hidden = { schema: { hide: true }, config: { rateLimit: false as const } };
   const script = builtScript(path.join(dir, SCRIPT));
 
@@ -136,7 +137,8 @@ export function registerWidget(app: FastifyInstance, db: Db, dir: string = BUILT
   app.get('/widget/demo', hidden, async (request: FastifyRequest, reply) => {
     const raw = (request.query ?? {}) as Record<string, unknown>;
     const query = { key: text(raw.key, 100), title: text(raw.title, 80), color: text(raw.color, 40), locale: text(raw.locale, 35) };
-    const origin = `${request.protocol}://${request.host}`;
+    // Behind a proxy that ends TLS the request says http: PARLEY_PUBLIC_URL says what browsers see.
+    const origin = options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.host}`;
     const status = query.key ? await keyStatus(db, query.key, origin) : null;
     return reply
       .type('text/html; charset=utf-8')

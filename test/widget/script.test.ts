@@ -117,6 +117,20 @@ describe('the widget script and its demo page', () => {
     assert.equal(hostile.text.match(/<script/g)?.length, 1, 'the widget script only');
   });
 
+  it('demo page: behind a proxy, the origin is PARLEY_PUBLIC_URL\'s', async () => {
+    const proxied = await startTestApp({ env: { PARLEY_WIDGET_DIR: dir, PARLEY_PUBLIC_URL: 'https://support.example.com/' } });
+    try {
+      const s = await setupWidget(proxied);
+      const key = await createKey(proxied, s.w.key, s.agentId, { allowedOrigins: ['https://support.example.com'] });
+      const res = await proxied.request('GET', `/widget/demo?key=${key.key}`);
+      assert.ok(res.text.includes('<code>https://support.example.com</code>'));
+      assert.match(res.text, /<p class="status ok" role="status">The key allows this page/);
+      assert.ok(res.text.includes(`&#60;script src=&#34;https://support.example.com/widget.js&#34;`));
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('is not part of the API document', async () => {
     const doc = await t.request<{ paths: Record<string, unknown> }>('GET', '/openapi.json');
     assert.ok(!('/widget.js' in doc.body.paths));
