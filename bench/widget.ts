@@ -9,8 +9,10 @@
 // POST's answer, so its timing is not tied to the stream's poll). Then a person of the team answers 50 visitors whose conversations were
 // handed over (those not handed over first ask for a person), spread over 10 s, through Generate
 // Answer (role `agent`), and the bench measures the time from each POST's answer to the reply arriving on
-// the visitor's stream: each stream reads the database every PARLEY_WIDGET_STREAM_POLL_MS. Errors
-// (any non-2xx) and the load average at the start and the end are printed too.
+// the visitor's stream (a write to this server wakes its streams at once; the server's poller looks
+// for other processes' writes every PARLEY_WIDGET_STREAM_POLL_MS). Errors
+// (any non-2xx), the server's stream polls and reads (its /metrics) and the load average at the
+// start and the end are printed too.
 //
 // The rate limits are raised out of the way (the key's visitorRateLimit, PARLEY_RATE_LIMIT_MAX and
 // PARLEY_RATE_LIMIT_ANSWER_MAX): the bench measures latency, not throttling.
@@ -63,6 +65,9 @@ interface Report {
   streamMs: Stats;
   human: { conversations: number; askedForPerson: number; postMs: Stats; streamMs: Stats };
   pollMs: string;
+  /** The server's stream polls and reads (its /metrics) over the run; null where it has none. */
+  streamPolls: number | null;
+  streamReads: number | null;
   loadStart: number[];
   loadEnd: number[];
   serverWarnings: number;
@@ -217,6 +222,13 @@ async function run(server: RunningServer, report: Report): Promise<void> {
   process.stderr.write(`bench: ${report.backend}: ${report.messages} messages in ${report.visitorSeconds} s; a person answers ${HUMANS}\n`);
   await personReplies(server, page, visitors, report);
   report.loadEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const metric = (name: string) => {
+    const line = metrics.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.split(' ')[1]) : null;
+  };
+  report.streamPolls = metric('parley_widget_stream_polls_total');
+  report.streamReads = metric('parley_widget_stream_reads_total');
   for (const visitor of visitors) if (visitor.stream.failure) noteError(report, new Error(`stream: ${visitor.stream.failure}`));
   await Promise.all(visitors.map((visitor) => visitor.stream.close()));
   const warnings = [...server.problems.logs, ...server.problems.stderr];
@@ -239,7 +251,7 @@ try {
     const report: Report = {
       backend: backend.name, visitors: VISITORS, messages: 0, answered: 0, handedOver: 0, silent: 0, errors: 0, errorsByStatus: {}, errorSamples: [],
       missing: 0, beforeAnswer: 0, visitorSeconds: 0, replyMs: empty, streamMs: empty, human: { conversations: 0, askedForPerson: 0, postMs: empty, streamMs: empty },
-      pollMs: POLL_MS ?? '1000 (default)', loadStart: [], loadEnd: [], serverWarnings: 0, warningSamples: [],
+      pollMs: POLL_MS ?? '1000 (default)', streamPolls: null, streamReads: null, loadStart: [], loadEnd: [], serverWarnings: 0, warningSamples: [],
     };
     process.stderr.write(`bench: ${backend.name}: ${VISITORS} visitors x ${MESSAGES} messages\n`);
     reports.push(await onServer(backend, report, (server) => run(server, report)));
@@ -260,6 +272,7 @@ const rows: [string, (r: Report) => string][] = [
   ["person's POST round trip p50 / p99, ms", (r) => `${r.human.postMs.p50} / ${r.human.postMs.p99}`],
   ["person's POST answer to the visitor's stream p50 / p99 / max, ms", (r) => `${r.human.streamMs.p50} / ${r.human.streamMs.p99} / ${r.human.streamMs.max}`],
   ['PARLEY_WIDGET_STREAM_POLL_MS', (r) => r.pollMs],
+  ["the server's stream polls / stream reads (/metrics)", (r) => `${r.streamPolls ?? '-'} / ${r.streamReads ?? '-'}`],
   ['errors (non-2xx), events missing from the stream', (r) => `${r.errors}${r.errors ? ` ${JSON.stringify(r.errorsByStatus)}` : ''}, ${r.missing}`],
   ['warnings the server logged', (r) => String(r.serverWarnings)],
   ['load average (1, 5, 15 min) at start / end', (r) => `${r.loadStart.join(', ')} / ${r.loadEnd.join(', ')}`],

@@ -80,7 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { ...config.rateLimit, extra: visitorRateLimit(config.widget.visitorRateLimit) },
     createRequestCounter(deps.database, config, log),
   );
-  const streams = new VisitorStreams({ pollMs: config.widget.streamPollMs, heartbeatMs: config.widget.heartbeatMs });
+  const streams = new VisitorStreams({ pollMs: config.widget.streamPollMs, heartbeatMs: config.widget.heartbeatMs, db: deps.ports.db, log, events: deps.ports.events });
+  metrics.observeStreams(() => streams.stats());
   // Open event streams would hold the server open: they end first when it closes.
   app.addHook('preClose', async () => streams.closeAll());
 

@@ -45,6 +45,11 @@ export interface EventPort {
   publish<K extends EventName>(ctx: WorkspaceContext, name: K, payload: DomainEvents[K]): Promise<void>;
   /** A scope for a transaction opened by a context holding this port. */
   begin(): TransactionEvents;
+  /**
+   * Adds a listener of an object of this process built after the ports (the app's open widget
+   * streams), for as long as it lives: the answered function removes it.
+   */
+  listen<K extends EventName>(listener: EventListener<K>): () => void;
 }
 
 /**
@@ -65,11 +70,23 @@ export class EventBus implements EventPort {
     listeners: readonly RegisteredListener[],
     private readonly log: Logger,
   ) {
-    for (const listener of listeners) {
-      const entry = this.byEvent.get(listener.event) ?? { transaction: [], commit: [] };
-      entry[listener.phase].push(listener);
-      this.byEvent.set(listener.event, entry);
-    }
+    for (const listener of listeners) this.add(listener);
+  }
+
+  // The lists are replaced, never changed in place: a delivery in progress keeps the one it began with.
+  private add(listener: RegisteredListener): void {
+    const entry = this.byEvent.get(listener.event) ?? { transaction: [], commit: [] };
+    entry[listener.phase] = [...entry[listener.phase], listener];
+    this.byEvent.set(listener.event, entry);
+  }
+
+  listen<K extends EventName>(listener: EventListener<K>): () => void {
+    const added = registeredListener(listener);
+    this.add(added);
+    return () => {
+      const entry = this.byEvent.get(added.event);
+      if (entry) entry[added.phase] = entry[added.phase].filter((l) => l !== added);
+    };
   }
 
   private listeners(name: EventName, phase: ListenerPhase): readonly RegisteredListener[] {
@@ -120,6 +137,10 @@ class TransactionScope implements TransactionEvents {
 
   begin(): TransactionEvents {
     return new TransactionScope(this.bus, this);
+  }
+
+  listen<K extends EventName>(listener: EventListener<K>): () => void {
+    return this.bus.listen(listener);
   }
 
   /** A savepoint's events wait for the outermost commit; the outermost delivers them. */

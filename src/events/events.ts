@@ -34,6 +34,12 @@ export interface DomainEvents {
     resolved: boolean | null;
     approved: boolean | null;
   };
+  /**
+   * A conversation's messages or state were written: a message stored (answered or not, with its
+   * reply), a release, feedback. Emitted with the more specific events, for whoever follows a
+   * conversation as it goes (the widget's open streams of this process).
+   */
+  'conversation.changed': { conversationId: string };
   /** A person handed a taken-over conversation back to the agent. */
   'conversation.released': { conversationId: string };
   /** A Refine with AI iteration finished with changes ready to review and publish. */

@@ -57,6 +57,30 @@ export class Metrics {
     });
   }
 
+  /** The open visitor streams of the app (src/modules/widget/visitor-stream.ts), read at each scrape. */
+  observeStreams(stats: () => { open: number; polls: number; reads: number }): void {
+    new Gauge({
+      name: 'parley_widget_streams_open',
+      help: "Visitors' event streams open on this process.",
+      registers: [this.registry],
+      collect() {
+        this.set(stats().open);
+      },
+    });
+    const total = (name: string, help: string, value: (s: ReturnType<typeof stats>) => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(value(stats()));
+        },
+      });
+    total('parley_widget_stream_polls_total', "Polls of the open streams' conversations for changes (one query each).", (s) => s.polls);
+    total('parley_widget_stream_reads_total', "Reads of a stream's events after a change was found or written here.", (s) => s.reads);
+  }
+
   /** Records every answered request, labelled by route template (never the raw URL); a callback hook, no promise. */
   register(app: FastifyInstance): void {
     app.addHook('onResponse', (request, reply, done) => {

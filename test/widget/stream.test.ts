@@ -7,13 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { assertError } from '../support/security.js';
 import { say } from '../conversations/support.js';
-import { ORIGIN, OTHER_ORIGIN, openStream, send, setupWidget, start, streamFor, streamOf, type SseMessage, type SseReader, type VisitorEvent, type WidgetSetup } from './support.js';
+import { isEvent, isStatus, ORIGIN, OTHER_ORIGIN, openStream, send, setupWidget, start, streamFor, streamOf, type SseReader, type VisitorEvent, type WidgetSetup } from './support.js';
 
 const STREAM_ENV = { PARLEY_WIDGET_STREAM_POLL_MS: '100', PARLEY_WIDGET_HEARTBEAT_SECONDS: '0.2' };
-const isEvent = (role: string, message?: RegExp) => (m: SseMessage) =>
-  m.event === 'event' && (m.data as VisitorEvent).role === role && (!message || message.test((m.data as VisitorEvent).message));
-const isStatus = (status: string | null, humanTakeover: boolean) => (m: SseMessage) =>
-  m.event === 'status' && JSON.stringify(m.data) === JSON.stringify({ status, humanTakeover });
 
 describe('visitor event stream', () => {
   let t: TestApp;

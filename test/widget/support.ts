@@ -70,6 +70,13 @@ export function send(t: TestApp, key: string, c: Started, content: string): Prom
 
 export interface SseMessage { event: string; id?: string; data: unknown }
 
+/** A stream's `event` of `role` (whose message matches `message`, when given). */
+export const isEvent = (role: string, message?: RegExp) => (m: SseMessage) =>
+  m.event === 'event' && (m.data as VisitorEvent).role === role && (!message || message.test((m.data as VisitorEvent).message));
+/** A stream's `status` event with these values. */
+export const isStatus = (status: string | null, humanTakeover: boolean) => (m: SseMessage) =>
+  m.event === 'status' && JSON.stringify(m.data) === JSON.stringify({ status, humanTakeover });
+
 /** An open event stream read as a browser would: parsed events and comment lines, in order. */
 export interface SseReader {
   status: number;

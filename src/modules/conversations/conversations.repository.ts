@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { queryRows } from '../../db/sql.js';
 import { conversationEvents, conversations } from '../../db/schema/index.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -166,6 +167,25 @@ export async function unscopedPurgeDeletedConversations(db: Db, before: Date, li
     ) RETURNING id`,
   );
   return (rows as unknown as { rows?: unknown[] }).rows?.length ?? (Array.isArray(rows) ? rows.length : 0);
+}
+
+/**
+ * Which of the given conversations changed since their `version` was read: for each id whose row's
+ * version now differs (null for an id with no row, or no longer one), the id and its version now.
+ * The version is the row's `xmin`, the id of the transaction that wrote the row as it is: every
+ * committed write of a conversation (its messages are written with it) gives it another, whatever
+ * the clocks say. Of every workspace: the ids are ids of conversations (UUIDs) and nothing of
+ * them but whether they changed is answered. One statement, a primary-key probe per id.
+ */
+export async function unscopedChangedConversations(db: Db, known: readonly { id: string; version: string | null }[]): Promise<{ id: string; version: string | null }[]> {
+  if (known.length === 0) return [];
+  return queryRows<{ id: string; version: string | null }>(
+    db,
+    sql`SELECT k.id::text AS id, c.xmin::text AS version
+      FROM jsonb_to_recordset(${JSON.stringify(known)}::jsonb) AS k(id uuid, version text)
+      LEFT JOIN conversations c ON c.id = k.id
+      WHERE c.xmin::text IS DISTINCT FROM k.version`,
+  );
 }
 
 /** Earlier live conversations of the same customer (by e-mail or external id), newest first. */

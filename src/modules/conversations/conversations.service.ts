@@ -200,6 +200,7 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
       lastMessageAt: lastAt,
     });
     if (isNew) await emitCreated(tx, conversation);
+    await emit(tx, 'conversation.changed', { conversationId: conversation.id });
     const replyRow = reply ? rows.find((r) => r.role === AGENT_ROLE) : undefined;
     if (reply && replyRow) {
       const about = { conversationId: conversation.id, agentId: conversation.agentId, source: conversation.source, eventId: replyRow.id };
@@ -237,6 +238,7 @@ async function writeUnanswered(tx: Ctx, current: ConversationRow, conversation: 
     externalId: conversation.externalId,
     ...(customerMessage ? { turns: current.turns + 1 } : {}),
   });
+  await emit(tx, 'conversation.changed', { conversationId: conversation.id });
   return rows;
 }
 
@@ -250,6 +252,7 @@ export async function releaseInteraction(ctx: Ctx, id: string): Promise<Conversa
     if (!current) throw conversationNotFound();
     if (!current.humanTakeoverAt) throw new AppError('conflict', `conversation ${id} is not held by the human team: the agent already answers it`);
     const updated = await updateConversation(tx.db, ctx.workspaceId, id, { humanTakeoverAt: null, updatedAt: ctx.clock.now() });
+    await emit(tx, 'conversation.changed', { conversationId: id });
     await emit(tx, 'conversation.released', { conversationId: id });
     return updated!;
   });

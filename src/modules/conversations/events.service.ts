@@ -1,6 +1,6 @@
 // The events of conversations: an agent reply's trace and feedback, the conversation's evaluation,
 // and the reads other modules make of events (Refine with AI, the widget's stream).
-import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import type { ConversationEvaluation } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { getArticlesByIds } from '../knowledge/index.js';
@@ -15,6 +15,7 @@ import {
   listEvents,
   listEventsAfter,
   ratingsOf,
+  unscopedChangedConversations,
   updateConversation,
   updateEvent,
 } from './conversations.repository.js';
@@ -61,6 +62,7 @@ export async function giveFeedback(
       updatedAt: now,
       ...(status ? { status, resolved: body.resolved, tagIds: withStatusTag(conversation.tagIds, status) } : {}),
     });
+    await emit(tx, 'conversation.changed', { conversationId: conversation.id });
     await emit(tx, 'conversation.feedback', {
       conversationId: conversation.id,
       agentId: conversation.agentId,
@@ -172,4 +174,17 @@ export async function eventsAfter(
 /** One event of a conversation that is not deleted. */
 export async function getEvent(ctx: Ctx, id: string): Promise<EventRow | undefined> {
   return (await findEvent(ctx.db, ctx.workspaceId, id))?.event;
+}
+
+/**
+ * Which of the conversations a process follows (the widget's open streams) changed since it read
+ * their versions (`null`: no conversation yet, or none known): the changed ones, with their
+ * versions now. One query for all of them, whatever their workspaces (docs/widget.md "Across
+ * processes").
+ */
+export async function changedConversations(
+  ctx: Pick<ProcessContext, 'db'>,
+  known: readonly { id: string; version: string | null }[],
+): Promise<{ id: string; version: string | null }[]> {
+  return unscopedChangedConversations(ctx.db, known);
 }

@@ -5,3 +5,4 @@ export { VisitorStreams } from './visitor-stream.js';
 export { visitorRateLimit } from './visitor-limit.js';
 export { registerWidgetCors } from './widget-cors.js';
 export { widgetJobs } from './widget.jobs.js';
+export { widgetListeners } from './widget.listeners.js';

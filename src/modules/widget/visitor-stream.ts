@@ -1,6 +1,10 @@
 import { PassThrough } from 'node:stream';
+import type { Logger } from 'pino';
 import type { WorkspaceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import { defineListener, type EventPort } from '../../events/bus.js';
 import { AnswerPartials } from './answer-partials.js';
+import { StreamPoller } from './stream-poller.js';
 import { presentVisitorEvent, visibleToVisitor } from './visitors.presenter.js';
 import { type VisitorPage, visitorEvents } from './visitors.service.js';
 import type { WidgetConversationRow } from './visitors.repository.js';
@@ -25,23 +29,43 @@ function sharedPrefix(previous: string, next: string): number {
 /**
  * The open event streams of this process's visitors (GET /v2/widget/conversations/{id}/stream).
  *
- * Each stream polls its conversation's events and state in the database every `pollMs`, rather
- * than waiting on PostgreSQL LISTEN/NOTIFY: a reply written by any process (another API process,
- * a worker, a person's reply through Generate Answer) is seen with no channel between processes,
- * the same code serves PGlite and PostgreSQL, nothing is lost while a connection to the database
- * drops (the next poll reads from the cursor), and `Last-Event-ID` resumption is the same query.
- * The price is one index-backed query pair per open stream per interval, and up to `pollMs` of
- * delay; LISTEN would need a dedicated connection per process and a poll to catch up anyway.
+ * The streams read the database, rather than waiting on PostgreSQL LISTEN/NOTIFY: a reply written
+ * by any process (another API process, a worker, a person's reply through Generate Answer) is seen
+ * with no channel between processes, the same code serves PGlite and PostgreSQL, nothing is lost
+ * while a connection to the database drops (the next read starts from the cursor), and
+ * `Last-Event-ID` resumption is the same query. One poller (`StreamPoller`) asks every `pollMs`
+ * which of the streams' conversations changed, in one query for all, and only their streams read
+ * their events; a write of this process (a `conversation.changed` after its commit) wakes its
+ * streams at once. LISTEN would need a dedicated connection per process and a poll to catch up anyway.
  *
  * A model's answer being written for a visitor's message posted to this process also reaches the
  * conversation's streams of this process, as `partial` events (`partials`, in memory).
  */
 export class VisitorStreams {
   private readonly open = new Set<() => void>();
+  private readonly poller: StreamPoller;
+  private readonly unlisten: () => void;
   /** The answers being written in this process; the visitor-message route publishes them. */
   readonly partials = new AnswerPartials();
+  /** Reads of a stream's events after its first page (the metrics show them). */
+  reads = 0;
 
-  constructor(private readonly options: { pollMs: number; heartbeatMs: number }) {}
+  constructor(private readonly options: { pollMs: number; heartbeatMs: number; db: Db; log: Logger; events: EventPort }) {
+    this.poller = new StreamPoller({ db: options.db, log: options.log, pollMs: options.pollMs });
+    this.unlisten = options.events.listen(
+      defineListener({
+        name: 'widget.wake-streams',
+        event: 'conversation.changed',
+        phase: 'commit',
+        handle: async (_ctx, { conversationId }) => this.poller.changed(conversationId),
+      }),
+    );
+  }
+
+  /** What /metrics shows of the streams: open now, polls and reads so far. */
+  stats(): { open: number; polls: number; reads: number } {
+    return { open: this.open.size, polls: this.poller.polls, reads: this.reads };
+  }
 
   /**
    * Starts a stream from its first page (read by the caller, so a bad cursor was still a 400):
@@ -58,8 +82,13 @@ export class VisitorStreams {
   start(ctx: WorkspaceContext, conversation: WidgetConversationRow, first: VisitorPage, after: string | undefined, onClientGone: (stop: () => void) => void): PassThrough {
     const out = new PassThrough();
     let closed = false;
-    let wake: (() => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
+    // A wake while a read is in flight is kept (`pending`): that read may have begun before the change.
+    let pending = false;
+    let resume: (() => void) | undefined;
+    const wake = () => {
+      pending = true;
+      resume?.();
+    };
     // Nothing is written once the stream ended: a poll in flight when the client went finds it closed.
     const write = (chunk: string) => {
       if (!closed) out.write(chunk);
@@ -76,16 +105,17 @@ export class VisitorStreams {
       },
       done: (replyTo) => {
         stored.push(replyTo);
-        wake?.();
+        wake();
       },
     });
+    const unwatch = this.poller.watch(conversation.id, wake);
     const stop = () => {
       if (closed) return;
       closed = true;
       unsubscribe();
+      unwatch();
       clearInterval(heartbeat);
-      clearTimeout(timer);
-      wake?.();
+      wake();
       this.open.delete(stop);
       out.end();
     };
@@ -117,17 +147,17 @@ export class VisitorStreams {
         if (!page.hasMore) {
           for (const replyTo of settled.splice(0)) if (partialText.delete(replyTo)) write(sse('partial_end', { replyTo }));
         }
-        if (!page.hasMore && stored.length === 0) {
+        if (!page.hasMore && stored.length === 0 && !pending) {
+          // Until the poller finds the conversation changed, this process wrote to it, or the stream ends.
           await new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, this.options.pollMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
+            resume = resolve;
           });
+          resume = undefined;
         }
         if (closed) return;
+        pending = false;
         settled.push(...stored.splice(0));
+        this.reads += 1;
         page = await visitorEvents(ctx, conversation, cursor, { limit: PAGE, field: 'Last-Event-ID' });
       }
     };
@@ -139,8 +169,10 @@ export class VisitorStreams {
     return out;
   }
 
-  /** Ends every open stream (the process is closing: its connections must not hold it open). */
+  /** Ends every open stream and the poller (the process is closing: its connections must not hold it open). */
   closeAll(): void {
+    this.unlisten();
+    this.poller.close();
     for (const stop of [...this.open]) stop();
   }
 }

@@ -8,7 +8,7 @@ import { requireAnsweringAgent } from '../agents/index.js';
 import { type EventRow, eventsAfter, giveFeedback, postEvent, type PostEventOptions } from '../conversations/index.js';
 import type { ConversationStatus } from '../tags/index.js';
 import type { AnswerPartials } from './answer-partials.js';
-import { findWidgetConversation, insertWidgetConversation, markStarted, unscopedPurgeUnstartedWidgetConversations, type WidgetConversationRow } from './visitors.repository.js';
+import { findWidgetConversation, insertWidgetConversation, unscopedPurgeUnstartedWidgetConversations, type WidgetConversationRow } from './visitors.repository.js';
 
 type Ctx = WorkspaceContext;
 export type WidgetGrant = NonNullable<Principal['widget']>;
@@ -77,7 +77,8 @@ export async function postVisitorMessage(ctx: Ctx, conversation: WidgetConversat
 
 /**
  * The first message writes the conversation under the id reserved at the start, with the start's
- * user attributes; a lock on that id keeps two first messages from both trying.
+ * user attributes (the widget row is marked started in its transaction: widget.listeners.ts); a
+ * lock on that id keeps two first messages from both trying.
  */
 async function storeVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow, content: string, options: PostEventOptions): Promise<EventRow[]> {
   const continued = (c: Ctx) => postEvent(c, { content, role: 'user', interactionId: conversation.id }, options);
@@ -87,13 +88,11 @@ async function storeVisitorMessage(ctx: Ctx, conversation: WidgetConversationRow
     const current = await findWidgetConversation(db, ctx.workspaceId, conversation.agentId, conversation.id);
     if (!current) throw conversationNotFound();
     if (current.startedAt) return continued(locked);
-    const rows = await postEvent(
+    return postEvent(
       locked,
       { content, role: 'user', botId: conversation.agentId, metadata: { channel: 'chat', user_attributes: current.userAttributes } },
       { ...options, newConversationId: conversation.id },
     );
-    await markStarted(db, ctx.workspaceId, conversation.id, ctx.clock.now());
-    return rows;
   });
 }
 
