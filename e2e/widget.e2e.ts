@@ -127,7 +127,11 @@ test('a customer asks, rates, asks for a person, gets a live reply, and finds th
     await expect(panel(page)).toBeHidden();
     await expect(launcher(page)).toBeFocused();
     await page.reload();
-    await launcher(page).click();
+    // By keyboard alone: Tab reaches the launcher (the page has no other control), Enter opens it.
+    await page.keyboard.press('Tab');
+    await expect(launcher(page)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(panel(page).getByRole('textbox', { name: 'Your message' })).toBeFocused();
     await expect(log(page).locator('.message.user')).toHaveCount(2);
     await expect(log(page).locator('.message.person')).toContainText('Sam here');
     await expect(log(page).locator('.message.reply').first().getByRole('button', { name: 'This did not answer my question' })).toHaveAttribute('aria-pressed', 'true');
