@@ -65,6 +65,16 @@ export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>, options: { sn
   return db.transaction((tx) => fn(tx as unknown as Db), config);
 }
 
+/** What a `Db` runs its queries on: the PostgreSQL pool, a single pg client, or PGlite. */
+export function clientOf(db: Db): object {
+  return (db as unknown as { $client: object }).$client;
+}
+
+/** Whether `db` is the PostgreSQL pool, where each query takes a connection of its own. */
+export function isPool(db: Db): boolean {
+  return clientOf(db) instanceof pg.Pool;
+}
+
 /**
  * Runs independent queries (or work that makes them) at once where each takes a connection of its
  * own, the PostgreSQL pool, and one after another on a single connection: a transaction, the
@@ -76,7 +86,7 @@ export async function concurrentQueries<const T extends readonly (() => Promise<
   tasks: T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   type Results = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
-  if ((db as unknown as { $client?: unknown }).$client instanceof pg.Pool) return (await Promise.all(tasks.map((task) => task()))) as Results;
+  if (isPool(db)) return (await Promise.all(tasks.map((task) => task()))) as Results;
   const results: unknown[] = [];
   for (const task of tasks) results.push(await task());
   return results as Results;

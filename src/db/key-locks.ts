@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Db } from './database.js';
+import { clientOf, type Db } from './database.js';
 import * as schema from './schema/index.js';
 
 /** Per database: the tail of each key's queue of holders in this process. */
@@ -20,7 +20,7 @@ const queues = new WeakMap<object, Map<string, Promise<void>>>();
 export async function withLocks<T>(db: Db, keys: readonly string[], fn: (db: Db) => Promise<T>): Promise<T> {
   const sorted = [...new Set(keys)].sort();
   if (sorted.length === 0) return fn(db);
-  const client = (db as unknown as { $client: object }).$client;
+  const client = clientOf(db);
   const releases: (() => void)[] = [];
   try {
     for (const key of sorted) releases.push(await queueFor(client, key));
