@@ -194,6 +194,16 @@ test('the demo page loads the widget for a key that allows it', async ({ page })
   await page.getByRole('button', { name: 'Envoyer' }).click();
   await expect(page.getByRole('log').locator('.message.reply')).toContainText('45 days');
   await checkPage(page, 'widget-demo');
+
+  // A message an input guardrail redacts is shown as stored, once, without the card number.
+  await apiCall('POST', '/v2/guardrails/public', { name: 'No cards', kind: 'pii_redaction', stage: 'input', action: 'redact', config: { types: ['card'] }, botIds: [agentId] });
+  await input.fill('my card is 4111 1111 1111 1111, is it refunded there?');
+  await page.getByRole('button', { name: 'Envoyer' }).click();
+  const mine = page.getByRole('log').locator('.message.user');
+  await expect(mine.last()).toHaveText(/my card is \[redacted\], is it refunded there\?/);
+  await expect(page.getByRole('log').locator('.message.reply')).toHaveCount(2);
+  await expect(mine).toHaveCount(2);
+  await expect(page.getByRole('log')).not.toContainText('4111');
 });
 
 test('with a configured model the answer shows as it is written, and the stored reply replaces it', async ({ page }) => {

@@ -211,7 +211,7 @@ export class ChatWidget {
 
   private async submit(content: string, askForPerson: boolean): Promise<void> {
     if (this.disabled) return;
-    const pending: Pending = { content, element: this.bubble('user', content), id: null };
+    const pending: Pending = { content, element: this.visitorBubble(content), id: null };
     this.pending.push(pending);
     this.append(pending.element);
     await this.deliver(pending, askForPerson);
@@ -257,8 +257,12 @@ export class ChatWidget {
       pending.element.remove();
       return;
     }
+    if (stored.message !== pending.content) {
+      const element = this.visitorBubble(stored.message);
+      pending.element.replaceWith(element);
+      pending.element = element;
+    }
     this.shown.set(stored.id, pending.element);
-    if (stored.message !== pending.content) pending.element.replaceChildren(h('span', { class: 'sr-only' }, `${this.t.you}: `), stored.message);
   }
 
   private fail(pending: Pending, error: unknown, askForPerson: boolean): void {
@@ -342,7 +346,7 @@ export class ChatWidget {
       const mine = this.pending.find((p) => p.id === null && p.content === event.message.trim());
       if (mine) return this.confirm(mine, event);
     }
-    const element = event.role === 'user' ? this.bubble('user', event.message) : this.reply(event);
+    const element = event.role === 'user' ? this.visitorBubble(event.message) : this.reply(event);
     this.shown.set(event.id, element);
     this.append(element);
     if (live && event.role !== 'user' && this.panel.hidden) {
@@ -351,8 +355,8 @@ export class ChatWidget {
     }
   }
 
-  private bubble(kind: 'user', content: string): HTMLElement {
-    return h('div', { class: `message ${kind}` }, h('span', { class: 'sr-only' }, `${this.t.you}: `), content);
+  private visitorBubble(content: string): HTMLElement {
+    return h('div', { class: 'message user' }, h('span', { class: 'sr-only' }, `${this.t.you}: `), content);
   }
 
   private reply(event: VisitorEvent): HTMLElement {
