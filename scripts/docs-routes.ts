@@ -50,6 +50,7 @@ const DOC_PAGES: Record<string, string | null> = {
   tools: 'actions.md',
   widget: 'widget.md',
   webhooks: 'webhooks.md',
+  testing: 'testing.md',
   workspaces: null, // README.md "API conventions"
 };
 
@@ -97,6 +98,8 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   widget: { term: 'Visitor routes', meaning: "What a chat widget's visitor does with a widget key: start a conversation, write, read and stream it, rate replies", codeNames: ['visitors', 'widget conversations'], tables: ['widget_conversations', 'conversations', 'conversation_events'] },
   'widget-keys': { term: 'Widget keys', meaning: 'Publishable keys (pk_...) of one agent, working only from their allowed origins', tables: ['widget_keys'] },
   webhooks: { term: 'Webhooks', meaning: 'Endpoints that receive signed events (conversations, articles, sources, Refine), with their deliveries', codeNames: ['webhook endpoints', 'deliveries'], tables: ['webhook_endpoints', 'webhook_deliveries'] },
+  'test-cases': { term: 'Test cases', meaning: "Customer turns and what an agent's replies must meet, run to prove a change before customers see it", codeNames: ['test cases'], tables: ['test_cases'] },
+  'test-runs': { term: 'Test runs', meaning: "Runs of an agent's test cases, k times each (pass@1, pass^k), from the API, a schedule or a publish's gate", codeNames: ['test runs', 'gate runs'], tables: ['test_runs', 'test_run_results', 'test_schedules'] },
   workspace: { term: 'Workspace', meaning: 'The workspace of the calling API key', codeNames: ['workspaces'], tables: ['workspaces'] },
 };
 

@@ -17,6 +17,7 @@ import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { providerRoutes } from './modules/providers/index.js';
 import { refineRoutes } from './modules/refine/index.js';
+import { testingRoutes } from './modules/testing/index.js';
 import { webhookRoutes } from './modules/webhooks/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
 import { generationRoutes } from './modules/generation/index.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...visitorRoutes(streams),
     ...refineRoutes(),
     ...webhookRoutes(),
+    ...testingRoutes(),
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);

@@ -42,8 +42,55 @@ export interface DomainEvents {
   'conversation.changed': { conversationId: string };
   /** A person handed a taken-over conversation back to the agent. */
   'conversation.released': { conversationId: string };
+  /** A draft is about to be published (emitted outside a transaction; the test gate may refuse it). */
+  'publish.requested': PublishRequest;
+  /** A test run finished and a case that passed in the previous run on what is live fails now. */
+  'testrun.regressed': { runId: string; agentId: string; previousRunId: string; caseIds: string[]; trigger: string };
   /** A Refine with AI iteration finished with changes ready to review and publish. */
   'refine.iteration.ready': { sessionId: string; iterationId: string; conversationId: string; targetEventId: string };
 }
 
 export type EventName = keyof DomainEvents;
+
+/** Drafts a publish puts live, by kind (ids), as the test gate reads them. */
+export interface PublishDrafts {
+  promptDrafts: { agentId: string; draftId: string }[];
+  articleDraftIds: string[];
+  /** Draft rules (published for the first time). */
+  ruleDraftIds: string[];
+  /** Refine with AI's proposed versions of published rules (`rule_drafts`). */
+  ruleVersionDraftIds: string[];
+}
+
+/** What the test gate found: its runs (one per agent with test cases), the cases the change breaks, and whether it went on anyway. */
+export interface GateOutcome {
+  runIds: string[];
+  regressedCaseIds: string[];
+  forced: boolean;
+}
+
+/**
+ * A publish about to happen, before its transaction (docs/testing.md). The test gate's listener
+ * runs the test cases of every agent the change reaches with the drafts overlaid, writes what it
+ * found into `outcome`, and throws 409 when a case that passes on what is live fails with the
+ * drafts, unless `force`.
+ */
+export interface PublishRequest {
+  change: { kind: 'prompt_draft' | 'article_draft' | 'rule_draft' | 'fix_iteration'; id: string };
+  /** The agents the change reaches as the publisher knows them; the gate adds those whose folders hold the article drafts. */
+  agentIds: string[];
+  drafts: PublishDrafts;
+  force: boolean;
+  outcome: GateOutcome;
+}
+
+/** A `publish.requested` of one change, its outcome still empty. */
+export function publishRequest(change: PublishRequest['change'], agentIds: string[], drafts: Partial<PublishDrafts>, force: boolean): PublishRequest {
+  return {
+    change,
+    agentIds,
+    drafts: { promptDrafts: [], articleDraftIds: [], ruleDraftIds: [], ruleVersionDraftIds: [], ...drafts },
+    force,
+    outcome: { runIds: [], regressedCaseIds: [], forced: false },
+  };
+}

@@ -23,6 +23,12 @@ export interface JobPayloads {
   'refine.iterate': { workspaceId: string; iterationId: string };
   /** Every minute: fails iterations whose queue job left the queue without a result. */
   'refine.sweep': EmptyPayload;
+  /** Runs (or resumes) one test run; the queue job's id is the run's (testing). */
+  'testing.run': { workspaceId: string; runId: string };
+  /** Every minute: fails test runs whose queue job left the queue without a result (testing). */
+  'testing.sweep': EmptyPayload;
+  /** An agent's test schedule fired: queues a run of its cases (testing; a keyed pg-boss schedule per agent). */
+  'testing.scheduled': { workspaceId: string; agentId: string };
   /** Every ten minutes: deletes ended rate-limit windows and expired politeness leases (system). */
   'system.limits-sweep': EmptyPayload;
   /** Hourly: deletes widget conversations never written in, older than the retention (widget). */

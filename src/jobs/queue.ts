@@ -232,6 +232,21 @@ export class JobQueue {
   }
 
   /**
+   * A cron schedule of a job for one record (a pg-boss keyed schedule: one per `key`), sending
+   * `payload` at each tick read in time zone `tz`; setting it again replaces it. Called outside any
+   * transaction (pg-boss writes it on its own connection, which on PGlite is the only one).
+   */
+  async scheduleFor<Name extends JobName>(name: Name, key: string, cron: string, payload: JobPayloads[Name], tz: string): Promise<void> {
+    const job = this.registeredJob(name);
+    await this.boss.schedule(name, cron, job.payload.parse(payload) as object, { tz, key });
+  }
+
+  /** Removes a record's schedule of a job (`scheduleFor`); nothing happens when it has none. */
+  async unscheduleFor(name: JobName, key: string): Promise<void> {
+    await this.boss.unschedule(name, key);
+  }
+
+  /**
    * Adds a job by name inside the caller's transaction (or on its own when given the database),
    * after validating the payload: the job exists exactly when the state change that caused it commits.
    */

@@ -5,6 +5,7 @@ import { knowledgeJobs } from '../modules/knowledge/index.js';
 import { refineJobs } from '../modules/refine/index.js';
 import { sourceJobs } from '../modules/sources/index.js';
 import { systemJobs } from '../modules/system/index.js';
+import { testingJobs } from '../modules/testing/index.js';
 import { widgetJobs } from '../modules/widget/index.js';
 import { webhookJobs } from '../modules/webhooks/index.js';
 import type { JobDefinition, RegisteredJob } from './job.js';
@@ -22,6 +23,7 @@ export const jobRegistry: readonly RegisteredJob[] = [
   ...conversationJobs,
   ...refineJobs,
   ...systemJobs,
+  ...testingJobs,
   ...widgetJobs,
   ...webhookJobs,
 ];

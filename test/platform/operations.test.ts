@@ -168,6 +168,12 @@ describe('operations endpoints', () => {
       '/v2/webhooks/{id}/test/public': ['post'],
       '/v2/webhooks/{id}/deliveries/public': ['get'],
       '/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public': ['post'],
+      '/v2/bots/{id}/test-cases/public': ['get', 'post'],
+      '/v2/test-cases/{caseId}/public': ['delete', 'get', 'patch'],
+      '/v2/hc-interactions/{id}/test-case/public': ['post'],
+      '/v2/bots/{id}/test-runs/public': ['get', 'post'],
+      '/v2/test-runs/{id}/public': ['get'],
+      '/v2/bots/{id}/test-schedule/public': ['delete', 'get', 'put'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

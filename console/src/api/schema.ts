@@ -2134,7 +2134,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a prompt draft
-         * @description Saves the draft's prompts as the agent's next version and marks the draft `published`. When a version was saved after the draft was made the answer is 409, unless the body says `{ "overwrite": true }`. The body is optional. An agent of another workspace answers 406; an unknown agent 404.
+         * @description Saves the draft's prompts as the agent's next version and marks the draft `published`. When a version was saved after the draft was made the answer is 409, unless the body says `{ "overwrite": true }`. First the test gate (docs/testing.md): 409 naming the test cases of the agent that pass today and fail with the draft, unless the body says `{ "force": true }`. The body is optional. An agent of another workspace answers 406; an unknown agent 404.
          *
          *     Scope: `write` (workspace API key).
          */
@@ -2151,6 +2151,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @description publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)
+                         * @default false
+                         */
+                        force?: boolean;
                         /**
                          * @description publish even when a newer version was saved since the draft was made (409 otherwise)
                          * @default false
@@ -2925,6 +2930,749 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v2/bots/{id}/test-cases/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's test cases
+         * @description Newest first, `limit` at a time (default 50, at most 100); `tag` keeps the cases with that tag. Pages: pass `nextCursor` as `cursor` for older ones, `prevCursor` with `direction=previous` for newer ones. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a case id: the page continues after (next) or before (previous) it */
+                    cursor?: string;
+                    /** @description `next` goes to older cases, `previous` back to newer ones */
+                    direction?: "next" | "previous";
+                    limit?: number;
+                    /** @description only cases with this tag */
+                    tag?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestCaseList"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a test case
+         * @description A conversation to replay and what the replies must meet: `turns` (customer messages sent in order in one conversation, each with optional `attributes` and its own `expect`), and `expect`, checked on the last turn's reply. Every expectation is optional: `answers`, `handoverReason`, `citesArticleIds`, `citesFolderIds` (any of), `ruleId`, `contains` / `notContains` (case-insensitive phrases), `tags`, `replyType`, `maxLatencyMs`. 400 naming the field. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        expect?: components["schemas"]["TestExpectationInput"];
+                        /**
+                         * @description call the agent's actions for real (default false: dry-run, as the rule test route does)
+                         * @default false
+                         */
+                        liveActions?: boolean;
+                        name: string;
+                        /** @description labels to pick cases by in a run */
+                        tags?: string[];
+                        /** @description the customer messages, in order, sent in one conversation */
+                        turns: components["schemas"]["TestTurnInput"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestCase"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bots/{id}/test-runs/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's test runs
+         * @description Newest first, without per-case results; `trigger` keeps runs of the API, the schedule or a publish gate. Cursor pages as for test cases. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a run id: the page continues after (next) or before (previous) it */
+                    cursor?: string;
+                    direction?: "next" | "previous";
+                    limit?: number;
+                    trigger?: "api" | "schedule" | "gate";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestRunList"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run test cases
+         * @description Queues a run (a job) of the agent's cases (`caseIds`, or `tags`, or all), each `k` times (1 to 10), and answers it queued; poll `GET /v2/test-runs/{id}/public`. Each run of a case is a new conversation of source `testsuite` through the same answer pipeline as customers' messages, with actions dry-run unless the case has `liveActions`. `overlay` answers with drafts instead of what is live (`{ iterationId }`, or `{ promptDraftIds, articleDraftIds, ruleDraftIds }`); nothing live changes. 400 naming a case or draft that does not fit. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description these cases (each of the run's agent); default: every case of the agent */
+                        caseIds?: string[];
+                        /**
+                         * @description runs of each case; `passK` says whether all k passed
+                         * @default 1
+                         */
+                        k?: number;
+                        overlay?: components["schemas"]["TestRunOverlayInput"];
+                        /** @description the cases with any of these tags */
+                        tags?: string[];
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestRun"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bots/{id}/test-schedule/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's test schedule
+         * @description The schedule of the agent's daily (or other) test run, or JSON `null` when it has none. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestSchedule"] | null;
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set an agent's test schedule
+         * @description Runs the agent's cases (or those with any of `tags`) `k` times on a five-field `cron` expression read in `timezone`, as runs of trigger `schedule`; a case that passed in the previous run and fails now emits `testrun.regressed`. 400 naming a cron expression or time zone that does not parse. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "cron": "0 6 * * *",
+                     *       "timezone": "Europe/Amsterdam",
+                     *       "k": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description a five-field cron expression, e.g. `0 6 * * *` (every day at 06:00) */
+                        cron: string;
+                        /** @default 1 */
+                        k?: number;
+                        /**
+                         * @description only cases with any of these tags (default: all)
+                         * @default []
+                         */
+                        tags?: string[];
+                        /**
+                         * @description an IANA time zone the cron expression is read in
+                         * @default UTC
+                         */
+                        timezone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestSchedule"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove an agent's test schedule
+         * @description `{ success: true }`; 404 when the agent has no schedule. 404 for an unknown agent (or one of another workspace).
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/bots/{id}/widget-keys/public": {
@@ -4793,7 +5541,7 @@ export interface paths {
         put?: never;
         /**
          * Publish an iteration's drafts
-         * @description Publishes the `ready` iteration's drafts together, in one transaction, each through its own publish path: a prompt draft becomes the next prompt version, an article draft the article (or a new one), a rule draft the next rule version. 409 naming the draft whose base moved on (nothing is published then). The iteration becomes `published`, older `ready` ones `superseded`, the session `published`. 400 for a session that is not active or an iteration that is not ready; 404 for an unknown session or iteration.
+         * @description Publishes the `ready` iteration's drafts together, in one transaction, each through its own publish path: a prompt draft becomes the next prompt version, an article draft the article (or a new one), a rule draft the next rule version. 409 naming the draft whose base moved on (nothing is published then). The iteration becomes `published`, older `ready` ones `superseded`, the session `published`. 400 for a session that is not active or an iteration that is not ready; 404 for an unknown session or iteration. First the test gate (docs/testing.md): the test cases of the agents the drafts reach run with them; 409 naming the cases that pass today and fail with the drafts, unless the body says `{ "force": true }`; the iteration's `gateRun` records the gate's runs either way. The body is optional.
          *
          *     Scope: `write` (workspace API key).
          */
@@ -4807,7 +5555,18 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description optional */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description publish even when the test gate finds cases the drafts break (recorded on the iteration)
+                         * @default false
+                         */
+                        force?: boolean;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -4856,6 +5615,24 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state of the resource. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6351,7 +7128,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a draft
-         * @description A draft of a live article replaces the content of that article as its next version (the article stays in its folder); 409 when the live article changed since the draft was made, unless the body says `{ "overwrite": true }`. Any other draft becomes a new live article. The body may also carry the content fields of create (`title`, `mainKnowledge`, `agentInstruction`, `questions`, `keywords`, `escalation`, `active`, `public`, `origin`), as on the deployed service: those given are saved on the draft and published, the others are the draft's. The draft is kept with `isDraftPublished: true`. Returns the live article.
+         * @description A draft of a live article replaces the content of that article as its next version (the article stays in its folder); 409 when the live article changed since the draft was made, unless the body says `{ "overwrite": true }`. Any other draft becomes a new live article. The body may also carry the content fields of create (`title`, `mainKnowledge`, `agentInstruction`, `questions`, `keywords`, `escalation`, `active`, `public`, `origin`), as on the deployed service: those given are saved on the draft and published, the others are the draft's. The draft is kept with `isDraftPublished: true`. Returns the live article. Before it goes live, the test gate (docs/testing.md): 409 naming the test cases of the agents answering from its folder that pass today and fail with the draft, unless the body says `{ "force": true }`.
          *
          *     Scope: `write` (workspace API key).
          */
@@ -6371,6 +7148,11 @@ export interface paths {
                         active?: boolean;
                         agentInstruction?: string;
                         escalation?: boolean;
+                        /**
+                         * @description publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)
+                         * @default false
+                         */
+                        force?: boolean;
                         keywords?: string[];
                         mainKnowledge?: string;
                         /**
@@ -8205,6 +8987,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/hc-interactions/{id}/test-case/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a test case from a conversation
+         * @description The conversation's customer messages become the turns, and what a reviewer marked the expectations of the turn it was marked on: a reply rated resolved (or approved) expects an answer citing one of the articles it cited; a reply whose Refine with AI fix was published expects the facts the fix's answer added (numbers with units, amounts, addresses, links). `warnings` says what did not become an expectation and why. 404 for an unknown conversation.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description optional */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description default: the conversation's first message */
+                        name?: string;
+                        /** @description labels to pick cases by in a run */
+                        tags?: string[];
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestCaseFromConversation"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/hc-interactions/events/public": {
         parameters: {
             query?: never;
@@ -8888,7 +9795,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a draft rule
-         * @description Publishes a draft for the given agents (at least one, each of the workspace): it becomes version 1. 409 when the rule is already published, and when drafting or refining did not understand part of its instructions (the draft's `warnings`, named in the message) unless `acceptWarnings` is true.
+         * @description Publishes a draft for the given agents (at least one, each of the workspace): it becomes version 1. 409 when the rule is already published, and when drafting or refining did not understand part of its instructions (the draft's `warnings`, named in the message) unless `acceptWarnings` is true. First the test gate (docs/testing.md): 409 naming the test cases of the agents that pass today and fail with the rule, unless `force` is true.
          *
          *     Scope: `write` (workspace API key).
          */
@@ -8911,6 +9818,11 @@ export interface paths {
                         acceptWarnings?: boolean;
                         /** @description agents the published rule applies to (at least one) */
                         botIds: string[];
+                        /**
+                         * @description publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)
+                         * @default false
+                         */
+                        force?: boolean;
                     };
                 };
             };
@@ -13586,6 +14498,396 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/test-cases/{caseId}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test case
+         * @description 404 when unknown.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    caseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestCase"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a test case
+         * @description `{ success: true }`. Runs that ran it keep its results under its name. 404 when unknown.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    caseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a test case
+         * @description Replaces the fields given (`expect` and `turns` whole). 404 when unknown.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    caseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        expect?: components["schemas"]["TestExpectationInput"];
+                        /** @description call the agent's actions for real (default false: dry-run, as the rule test route does) */
+                        liveActions?: boolean;
+                        name?: string;
+                        /** @description labels to pick cases by in a run */
+                        tags?: string[];
+                        /** @description the customer messages, in order, sent in one conversation */
+                        turns?: components["schemas"]["TestTurnInput"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestCase"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v2/test-runs/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test run
+         * @description The run with each case: `passes` of `k`, `passK` (all k passed), `regressed`, its conversations and failures (`{ run, turn, expectation, actual, reply, eventId }`); `passRate` is pass@1 and `passKRate` pass^k. 404 when unknown.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TestRun"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public": {
         parameters: {
             query?: never;
@@ -13994,7 +15296,7 @@ export interface paths {
                         /** @description `true` turns a disabled endpoint back on (its failure history starts afresh) */
                         enabled?: boolean;
                         /** @description the event types sent to this endpoint */
-                        events?: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+                        events?: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
                         /** @description an http or https URL that receives the events with POST */
                         url?: string;
                     };
@@ -14381,7 +15683,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Answers the endpoint with its signing secret (`whsec_` + base64), shown only here. Each request is a POST of `{ type, timestamp, data }` signed as Standard Webhooks specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); verify it with the `standardwebhooks` library and the secret. Events: `conversation.created`, `conversation.escalated`, `conversation.answered`, `conversation.feedback`, `conversation.released`, `article.published`, `source.ingested`, `source.failed`, `refine.iteration.ready` (payloads in docs/webhooks.md). The URL is http or https without credentials; a private or loopback address is refused unless the operator sets `PARLEY_FETCH_ALLOW_PRIVATE` (400 naming `body.url`). At most 50 endpoints per workspace (409).
+         * @description Answers the endpoint with its signing secret (`whsec_` + base64), shown only here. Each request is a POST of `{ type, timestamp, data }` signed as Standard Webhooks specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); verify it with the `standardwebhooks` library and the secret. Events: `conversation.created`, `conversation.escalated`, `conversation.answered`, `conversation.feedback`, `conversation.released`, `article.published`, `source.ingested`, `source.failed`, `refine.iteration.ready`, `testrun.regressed` (payloads in docs/webhooks.md). The URL is http or https without credentials; a private or loopback address is refused unless the operator sets `PARLEY_FETCH_ALLOW_PRIVATE` (400 naming `body.url`). At most 50 endpoints per workspace (409).
          *
          *     Scope: `write` (workspace API key).
          */
@@ -14408,7 +15710,7 @@ export interface paths {
                         /** @default  */
                         description?: string;
                         /** @description the event types sent to this endpoint */
-                        events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+                        events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
                         /** @description an http or https URL that receives the events with POST */
                         url: string;
                     };
@@ -16008,7 +17310,7 @@ export interface components {
             /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
             disabledReason: string | null;
             enabled: boolean;
-            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
             /** @description the first failed attempt since the last success */
             failingSince: string | null;
             /** Format: uuid */
@@ -16031,7 +17333,7 @@ export interface components {
             /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
             disabledReason: string | null;
             enabled: boolean;
-            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
             /** @description the first failed attempt since the last success */
             failingSince: string | null;
             /** Format: uuid */
@@ -16700,6 +18002,15 @@ export interface components {
             createdAt: string;
             error: string | null;
             feedbackNote: string;
+            /** @description the test gate of a publish of this iteration (docs/testing.md): null until a publish ran it */
+            gateRun: {
+                /** @description published with `force: true` despite them */
+                forced: boolean;
+                /** @description cases that pass on what is live and fail with the drafts */
+                regressedCaseIds: string[];
+                /** @description the gate's test runs (GET /v2/test-runs/{id}/public), one per agent with test cases */
+                runIds: string[];
+            } | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -16736,6 +18047,15 @@ export interface components {
             createdAt: string;
             error: string | null;
             feedbackNote: string;
+            /** @description the test gate of a publish of this iteration (docs/testing.md): null until a publish ran it */
+            gateRun: {
+                /** @description published with `force: true` despite them */
+                forced: boolean;
+                /** @description cases that pass on what is live and fail with the drafts */
+                regressedCaseIds: string[];
+                /** @description the gate's test runs (GET /v2/test-runs/{id}/public), one per agent with test cases */
+                runIds: string[];
+            } | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -18480,6 +19800,50 @@ export interface components {
             /** Format: uuid */
             stepId: string;
         };
+        StoredTestExpectation: {
+            answers?: boolean;
+            citesArticleIds?: string[];
+            citesFolderIds?: string[];
+            contains?: string[];
+            /** @enum {string} */
+            handoverReason?: "missing_knowledge" | "customer_request" | "rule_escalation" | "guardrail_block" | "tool_failure" | "low_confidence" | "negative_sentiment" | "other";
+            maxLatencyMs?: number;
+            notContains?: string[];
+            /** @enum {string} */
+            replyType?: "message" | "internal_comment" | "none";
+            /** Format: uuid */
+            ruleId?: string;
+            tags?: string[];
+        };
+        StoredTestExpectationInput: {
+            answers?: boolean;
+            citesArticleIds?: string[];
+            citesFolderIds?: string[];
+            contains?: string[];
+            /** @enum {string} */
+            handoverReason?: "missing_knowledge" | "customer_request" | "rule_escalation" | "guardrail_block" | "tool_failure" | "low_confidence" | "negative_sentiment" | "other";
+            maxLatencyMs?: number;
+            notContains?: string[];
+            /** @enum {string} */
+            replyType?: "message" | "internal_comment" | "none";
+            /** Format: uuid */
+            ruleId?: string;
+            tags?: string[];
+        };
+        StoredTestTurn: {
+            attributes?: {
+                [key: string]: unknown;
+            };
+            content: string;
+            expect?: components["schemas"]["StoredTestExpectation"];
+        };
+        StoredTestTurnInput: {
+            attributes?: {
+                [key: string]: unknown;
+            };
+            content: string;
+            expect?: components["schemas"]["StoredTestExpectationInput"];
+        };
         Tag: {
             companyId: string | null;
             /** Format: date-time */
@@ -18539,6 +19903,491 @@ export interface components {
             tagName: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        TestCase: {
+            /** Format: uuid */
+            botId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expect: components["schemas"]["StoredTestExpectation"];
+            /** @description the conversation the case was made from */
+            fromInteractionId: string | null;
+            /** Format: uuid */
+            id: string;
+            liveActions: boolean;
+            name: string;
+            tags: string[];
+            turns: components["schemas"]["StoredTestTurn"][];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TestCaseFromConversation: {
+            /** Format: uuid */
+            botId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expect: components["schemas"]["StoredTestExpectation"];
+            /** @description the conversation the case was made from */
+            fromInteractionId: string | null;
+            /** Format: uuid */
+            id: string;
+            liveActions: boolean;
+            name: string;
+            tags: string[];
+            turns: components["schemas"]["StoredTestTurn"][];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description what a reviewer marked that did not become an expectation, and why */
+            warnings: {
+                message: string;
+                turn: number;
+            }[];
+        };
+        TestCaseFromConversationInput: {
+            /** Format: uuid */
+            botId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expect: components["schemas"]["StoredTestExpectationInput"];
+            /** @description the conversation the case was made from */
+            fromInteractionId: string | null;
+            /** Format: uuid */
+            id: string;
+            liveActions: boolean;
+            name: string;
+            tags: string[];
+            turns: components["schemas"]["StoredTestTurnInput"][];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description what a reviewer marked that did not become an expectation, and why */
+            warnings: {
+                message: string;
+                turn: number;
+            }[];
+        };
+        TestCaseInput: {
+            /** Format: uuid */
+            botId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expect: components["schemas"]["StoredTestExpectationInput"];
+            /** @description the conversation the case was made from */
+            fromInteractionId: string | null;
+            /** Format: uuid */
+            id: string;
+            liveActions: boolean;
+            name: string;
+            tags: string[];
+            turns: components["schemas"]["StoredTestTurnInput"][];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TestCaseList: {
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+            testCases: components["schemas"]["TestCase"][];
+        };
+        TestCaseListInput: {
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+            testCases: components["schemas"]["TestCaseInput"][];
+        };
+        TestCaseResult: {
+            /** Format: uuid */
+            caseId: string;
+            failures: components["schemas"]["TestFailure"][];
+            /** @description the conversations of the case's runs */
+            interactionIds: string[];
+            k: number;
+            name: string;
+            /** @description how many of the k runs met every expectation */
+            passes: number;
+            /** @description all k runs passed */
+            passK: boolean;
+            /** @description the case passed every run of the previous comparable run (same agent, no drafts) and does not now */
+            regressed: boolean;
+        };
+        TestCaseResultInput: {
+            /** Format: uuid */
+            caseId: string;
+            failures: components["schemas"]["TestFailureInput"][];
+            /** @description the conversations of the case's runs */
+            interactionIds: string[];
+            k: number;
+            name: string;
+            /** @description how many of the k runs met every expectation */
+            passes: number;
+            /** @description all k runs passed */
+            passK: boolean;
+            /** @description the case passed every run of the previous comparable run (same agent, no drafts) and does not now */
+            regressed: boolean;
+        };
+        TestExpectation: {
+            /** @description true: an answer that cites an article (no hand-over); false: a hand-over */
+            answers?: boolean;
+            /** @description the reply cites at least one of these articles */
+            citesArticleIds?: unknown[];
+            /** @description the reply cites an article of one of these folders, or of a folder inside one */
+            citesFolderIds?: unknown[];
+            /** @description phrases the reply says, each; case-insensitive, spacing and hyphens ignored ("45 days" matches "45-day") */
+            contains?: string[];
+            /**
+             * @description the hand-over happens for this reason
+             * @enum {string}
+             */
+            handoverReason?: "missing_knowledge" | "customer_request" | "rule_escalation" | "guardrail_block" | "tool_failure" | "low_confidence" | "negative_sentiment" | "other";
+            /** @description the reply comes within this many milliseconds */
+            maxLatencyMs?: number;
+            /** @description phrases the reply does not say; case-insensitive */
+            notContains?: string[];
+            /**
+             * @description `message`, `internal_comment`, or `none` (the agent stays silent)
+             * @enum {string}
+             */
+            replyType?: "message" | "internal_comment" | "none";
+            /** @description the rule whose flow ran for the message */
+            ruleId?: unknown;
+            /** @description tags applied to the reply, each (tag ids or names) */
+            tags?: string[];
+        };
+        TestExpectationInput: {
+            /** @description true: an answer that cites an article (no hand-over); false: a hand-over */
+            answers?: boolean;
+            /** @description the reply cites at least one of these articles */
+            citesArticleIds?: string[];
+            /** @description the reply cites an article of one of these folders, or of a folder inside one */
+            citesFolderIds?: string[];
+            /** @description phrases the reply says, each; case-insensitive, spacing and hyphens ignored ("45 days" matches "45-day") */
+            contains?: string[];
+            /**
+             * @description the hand-over happens for this reason
+             * @enum {string}
+             */
+            handoverReason?: "missing_knowledge" | "customer_request" | "rule_escalation" | "guardrail_block" | "tool_failure" | "low_confidence" | "negative_sentiment" | "other";
+            /** @description the reply comes within this many milliseconds */
+            maxLatencyMs?: number;
+            /** @description phrases the reply does not say; case-insensitive */
+            notContains?: string[];
+            /**
+             * @description `message`, `internal_comment`, or `none` (the agent stays silent)
+             * @enum {string}
+             */
+            replyType?: "message" | "internal_comment" | "none";
+            /**
+             * Format: uuid
+             * @description the rule whose flow ran for the message
+             */
+            ruleId?: string;
+            /** @description tags applied to the reply, each (tag ids or names) */
+            tags?: string[];
+        };
+        TestFailure: {
+            /** @description what the reply did instead */
+            actual: string;
+            /** @description the reply's event, in the run's conversation (source `testsuite`) */
+            eventId: string | null;
+            /** @description the expectation as the case states it, e.g. `contains "45 days"` */
+            expectation: string;
+            reply: string | null;
+            /** @description which of the k runs (1-based) */
+            run: number;
+            /** @description the turn (1-based) whose reply failed it */
+            turn: number;
+        };
+        TestFailureInput: {
+            /** @description what the reply did instead */
+            actual: string;
+            /** @description the reply's event, in the run's conversation (source `testsuite`) */
+            eventId: string | null;
+            /** @description the expectation as the case states it, e.g. `contains "45 days"` */
+            expectation: string;
+            reply: string | null;
+            /** @description which of the k runs (1-based) */
+            run: number;
+            /** @description the turn (1-based) whose reply failed it */
+            turn: number;
+        };
+        TestRun: {
+            /** Format: uuid */
+            botId: string;
+            caseCount: number;
+            cases: components["schemas"]["TestCaseResult"][];
+            completedAt: string | null;
+            completedCases: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the built-in engine answered: its k runs are identical by construction, so one ran for all */
+            deterministic: boolean;
+            error: string | null;
+            /** @description for a gate run: the publish it checked, the cases it would break, and whether it was blocked or forced */
+            gate: {
+                blocked: boolean;
+                forced: boolean;
+                /** @enum {string} */
+                kind: "prompt_draft" | "article_draft" | "rule_draft" | "fix_iteration";
+                regressedCaseIds: string[];
+                /** Format: uuid */
+                targetId: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            k: number;
+            overlay: {
+                articleDraftIds?: string[];
+                /** Format: uuid */
+                iterationId?: string;
+                promptDraftIds?: string[];
+                ruleDraftIds?: string[];
+                ruleVersionDraftIds?: string[];
+            } | null;
+            /** @description pass^k: the share of cases that passed all k runs */
+            passKRate: number | null;
+            /** @description pass@1: the share of case runs that passed */
+            passRate: number | null;
+            previousRunId: string | null;
+            regressedCaseIds: string[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description `api` (the route), `schedule` (the agent's test schedule) or `gate` (a publish)
+             * @enum {string}
+             */
+            trigger: "api" | "schedule" | "gate";
+        };
+        TestRunInput: {
+            /** Format: uuid */
+            botId: string;
+            caseCount: number;
+            cases: components["schemas"]["TestCaseResultInput"][];
+            completedAt: string | null;
+            completedCases: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the built-in engine answered: its k runs are identical by construction, so one ran for all */
+            deterministic: boolean;
+            error: string | null;
+            /** @description for a gate run: the publish it checked, the cases it would break, and whether it was blocked or forced */
+            gate: {
+                blocked: boolean;
+                forced: boolean;
+                /** @enum {string} */
+                kind: "prompt_draft" | "article_draft" | "rule_draft" | "fix_iteration";
+                regressedCaseIds: string[];
+                /** Format: uuid */
+                targetId: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            k: number;
+            overlay: {
+                articleDraftIds?: string[];
+                /** Format: uuid */
+                iterationId?: string;
+                promptDraftIds?: string[];
+                ruleDraftIds?: string[];
+                ruleVersionDraftIds?: string[];
+            } | null;
+            /** @description pass^k: the share of cases that passed all k runs */
+            passKRate: number | null;
+            /** @description pass@1: the share of case runs that passed */
+            passRate: number | null;
+            previousRunId: string | null;
+            regressedCaseIds: string[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description `api` (the route), `schedule` (the agent's test schedule) or `gate` (a publish)
+             * @enum {string}
+             */
+            trigger: "api" | "schedule" | "gate";
+        };
+        TestRunList: {
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+            testRuns: components["schemas"]["TestRunSummary"][];
+        };
+        TestRunListInput: {
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+            testRuns: components["schemas"]["TestRunSummaryInput"][];
+        };
+        /** @description answer with these drafts instead of what is live; nothing live changes */
+        TestRunOverlay: {
+            /** @description a Refine with AI iteration: its drafts */
+            iterationId: unknown;
+        } | {
+            /**
+             * @description article drafts, searched as if live (a draft of a live article in its place)
+             * @default []
+             */
+            articleDraftIds: unknown[];
+            /**
+             * @description prompt drafts of the run's agent (at most one counts: the last)
+             * @default []
+             */
+            promptDraftIds: unknown[];
+            /**
+             * @description draft rules, as if published for the agent
+             * @default []
+             */
+            ruleDraftIds: unknown[];
+        };
+        /** @description answer with these drafts instead of what is live; nothing live changes */
+        TestRunOverlayInput: {
+            /**
+             * Format: uuid
+             * @description a Refine with AI iteration: its drafts
+             */
+            iterationId: string;
+        } | {
+            /** @description article drafts, searched as if live (a draft of a live article in its place) */
+            articleDraftIds?: string[];
+            /** @description prompt drafts of the run's agent (at most one counts: the last) */
+            promptDraftIds?: string[];
+            /** @description draft rules, as if published for the agent */
+            ruleDraftIds?: string[];
+        };
+        TestRunSummary: {
+            /** Format: uuid */
+            botId: string;
+            caseCount: number;
+            completedAt: string | null;
+            completedCases: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the built-in engine answered: its k runs are identical by construction, so one ran for all */
+            deterministic: boolean;
+            error: string | null;
+            /** @description for a gate run: the publish it checked, the cases it would break, and whether it was blocked or forced */
+            gate: {
+                blocked: boolean;
+                forced: boolean;
+                /** @enum {string} */
+                kind: "prompt_draft" | "article_draft" | "rule_draft" | "fix_iteration";
+                regressedCaseIds: string[];
+                /** Format: uuid */
+                targetId: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            k: number;
+            overlay: {
+                articleDraftIds?: string[];
+                /** Format: uuid */
+                iterationId?: string;
+                promptDraftIds?: string[];
+                ruleDraftIds?: string[];
+                ruleVersionDraftIds?: string[];
+            } | null;
+            /** @description pass^k: the share of cases that passed all k runs */
+            passKRate: number | null;
+            /** @description pass@1: the share of case runs that passed */
+            passRate: number | null;
+            previousRunId: string | null;
+            regressedCaseIds: string[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description `api` (the route), `schedule` (the agent's test schedule) or `gate` (a publish)
+             * @enum {string}
+             */
+            trigger: "api" | "schedule" | "gate";
+        };
+        TestRunSummaryInput: {
+            /** Format: uuid */
+            botId: string;
+            caseCount: number;
+            completedAt: string | null;
+            completedCases: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the built-in engine answered: its k runs are identical by construction, so one ran for all */
+            deterministic: boolean;
+            error: string | null;
+            /** @description for a gate run: the publish it checked, the cases it would break, and whether it was blocked or forced */
+            gate: {
+                blocked: boolean;
+                forced: boolean;
+                /** @enum {string} */
+                kind: "prompt_draft" | "article_draft" | "rule_draft" | "fix_iteration";
+                regressedCaseIds: string[];
+                /** Format: uuid */
+                targetId: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            k: number;
+            overlay: {
+                articleDraftIds?: string[];
+                /** Format: uuid */
+                iterationId?: string;
+                promptDraftIds?: string[];
+                ruleDraftIds?: string[];
+                ruleVersionDraftIds?: string[];
+            } | null;
+            /** @description pass^k: the share of cases that passed all k runs */
+            passKRate: number | null;
+            /** @description pass@1: the share of case runs that passed */
+            passRate: number | null;
+            previousRunId: string | null;
+            regressedCaseIds: string[];
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "completed" | "failed";
+            /**
+             * @description `api` (the route), `schedule` (the agent's test schedule) or `gate` (a publish)
+             * @enum {string}
+             */
+            trigger: "api" | "schedule" | "gate";
+        };
+        TestSchedule: {
+            /** Format: uuid */
+            botId: string;
+            cron: string;
+            k: number;
+            nextRunAt: string | null;
+            tags: string[];
+            timezone: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TestScheduleInput: {
+            /** Format: uuid */
+            botId: string;
+            cron: string;
+            k: number;
+            nextRunAt: string | null;
+            tags: string[];
+            timezone: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TestTurn: {
+            /** @description the customer's attributes sent with the message (metadata.user_attributes) */
+            attributes?: {
+                [key: string]: unknown;
+            };
+            /** @description the customer's message */
+            content: string;
+            /** @description checked on this turn's reply */
+            expect?: components["schemas"]["TestExpectation"];
+        };
+        TestTurnInput: {
+            /** @description the customer's attributes sent with the message (metadata.user_attributes) */
+            attributes?: {
+                [key: string]: unknown;
+            };
+            /** @description the customer's message */
+            content: string;
+            /** @description checked on this turn's reply */
+            expect?: components["schemas"]["TestExpectationInput"];
         };
         /** @description An Action (alwaysGet false) or Attribute (alwaysGet true). */
         Tool: {
@@ -18788,7 +20637,7 @@ export interface components {
             /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
             disabledReason: string | null;
             enabled: boolean;
-            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
             /** @description the first failed attempt since the last success */
             failingSince: string | null;
             /** Format: uuid */
@@ -18875,7 +20724,7 @@ export interface components {
             /** @description why Parley switched the endpoint off (null when enabled, or disabled by a client) */
             disabledReason: string | null;
             enabled: boolean;
-            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready")[];
+            events: ("conversation.created" | "conversation.escalated" | "conversation.answered" | "conversation.feedback" | "conversation.released" | "article.published" | "source.ingested" | "source.failed" | "refine.iteration.ready" | "testrun.regressed")[];
             /** @description the first failed attempt since the last success */
             failingSince: string | null;
             /** Format: uuid */

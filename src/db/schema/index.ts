@@ -12,3 +12,4 @@ export * from './workers.js';
 export * from './limits.js';
 export * from './widget.js';
 export * from './webhooks.js';
+export * from './testing.js';

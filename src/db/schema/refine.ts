@@ -102,6 +102,8 @@ export const fixIterations = pgTable(
     newAnswerSnapshot: jsonb('new_answer_snapshot').$type<AnswerSnapshot>(),
     /** The parts of the note the diagnosis did not understand. */
     warnings: jsonb('warnings').$type<NoteWarning[]>().notNull().default([]),
+    /** The test gate of its publish: its runs, the cases the drafts break, and whether the publish was forced (docs/testing.md). */
+    gateRun: jsonb('gate_run').$type<{ runIds: string[]; regressedCaseIds: string[]; forced: boolean }>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdBy: uuid('created_by'),

@@ -20,7 +20,7 @@ import {
   getDraft,
   getPromptHistory,
   listDrafts,
-  publishDraft,
+  publishDraftGated,
   saveAgentPrompt,
   updateDraft,
 } from './prompts.service.js';
@@ -146,14 +146,15 @@ export function promptRoutes() {
       description:
         "Saves the draft's prompts as the agent's next version and marks the draft `published`. When a " +
         'version was saved after the draft was made the answer is 409, unless the body says ' +
-        '`{ "overwrite": true }`. The body is optional.' +
+        '`{ "overwrite": true }`. First the test gate (docs/testing.md): 409 naming the test cases of the agent that ' +
+        'pass today and fail with the draft, unless the body says `{ "force": true }`. The body is optional.' +
         OTHER_WORKSPACE,
       params: draftParamsSchema,
       body: publishBodySchema,
       errors: [404, 406, 409],
       response: agentPromptSchema,
       handler: async ({ ctx, params, body }) =>
-        present(await publishDraft(ctx, params.id, params.draftId, body?.overwrite ?? false)),
+        present(await publishDraftGated(ctx, params.id, params.draftId, { overwrite: body?.overwrite ?? false, force: body?.force ?? false })),
     }),
     defineRoute({
       method: 'DELETE',

@@ -140,6 +140,10 @@ export const publishBodySchema = z
       .boolean()
       .default(false)
       .describe('publish even when a newer version was saved since the draft was made (409 otherwise)'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)'),
   })
   .strict()
   .nullish();

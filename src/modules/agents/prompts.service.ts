@@ -1,4 +1,5 @@
-import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
+import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../context.js';
+import { publishRequest } from '../../events/events.js';
 import type { Db } from '../../db/database.js';
 import type { PromptSet } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -138,6 +139,16 @@ export async function updateDraft(ctx: WorkspaceContext, agentId: string, draftI
  * Publishes a draft as the agent's next prompt version. When a version was saved after the draft
  * was made, publishing would silently drop that change: 409 unless `overwrite`.
  */
+/**
+ * The publish route's: the test gate first (`publish.requested`, docs/testing.md: 409 when the
+ * agent's test cases that pass today fail with the draft, unless `force`), then the publish.
+ */
+export async function publishDraftGated(ctx: WorkspaceContext, agentId: string, draftId: string, options: { overwrite: boolean; force: boolean }): Promise<CurrentPrompt> {
+  requireOpen(await getDraft(ctx, agentId, draftId));
+  await emit(ctx, 'publish.requested', publishRequest({ kind: 'prompt_draft', id: draftId }, [agentId], { promptDrafts: [{ agentId, draftId }] }, options.force));
+  return publishDraft(ctx, agentId, draftId, options.overwrite);
+}
+
 export async function publishDraft(
   ctx: WorkspaceContext,
   agentId: string,

@@ -51,6 +51,8 @@ export interface PostEventOptions {
   newConversationId?: string;
   /** The customer asked for a person with a button (the widget's): the agent hands over. */
   personRequested?: boolean;
+  /** Actions and attributes are not called: a flow's tool steps succeed as dry runs (test runs). */
+  dryRunActions?: boolean;
   /**
    * The generated answer's text as the model writes it (AnswerRequest.onPartial), with the id of
    * the customer's message it answers (`replyTo`, stored with the reply when postEvent returns).
@@ -146,6 +148,7 @@ export async function postEvent(ctx: Ctx, body: GenerateAnswerBody, options: Pos
     history,
     overlay: options.overlay,
     personRequested: options.personRequested,
+    dryRunActions: options.dryRunActions,
     onPartial: onPartial && ((text) => onPartial({ replyTo: userEventId, text })),
   });
   const answeredAt = new Date(Math.max(ctx.clock.now().getTime(), arrived.getTime() + 1));

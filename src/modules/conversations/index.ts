@@ -2,7 +2,7 @@ export { conversationRoutes } from './conversations.routes.js';
 export { conversationJobs } from './conversations.jobs.js';
 export { answer, type AnswerOutcome, type AnswerOverlay, type AnswerRequest } from './answer/answer.service.js';
 export { type AnswerTrace, answerTraceSchema, readTrace } from './answer/trace.schemas.js';
-export { postEvent, type PostEventOptions } from './conversations.service.js';
+export { getInteraction, postEvent, type PostEventOptions } from './conversations.service.js';
 export { type AnsweredTurn, changedConversations, eventsAfter, getEvent, giveFeedback, requireAnsweredTurn } from './events.service.js';
 export { presentInteraction } from './conversations.presenter.js';
 export type { ConversationRow, EventRow } from './conversations.repository.js';

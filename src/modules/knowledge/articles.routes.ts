@@ -24,7 +24,7 @@ import {
   getHistory,
   listArticles,
   moveArticle,
-  publishDraft,
+  publishDraftGated,
   revertArticle,
   updateArticleContent,
 } from './articles.service.js';
@@ -124,14 +124,16 @@ export function articleRoutes() {
         'becomes a new live article. The body may also carry the content fields of create (`title`, ' +
         '`mainKnowledge`, `agentInstruction`, `questions`, `keywords`, `escalation`, `active`, `public`, ' +
         '`origin`), as on the deployed service: those given are saved on the draft and published, the others ' +
-        "are the draft's. The draft is kept with `isDraftPublished: true`. Returns the live article.",
+        "are the draft's. The draft is kept with `isDraftPublished: true`. Returns the live article. Before it goes live, the " +
+        'test gate (docs/testing.md): 409 naming the test cases of the agents answering from its folder that pass today and ' +
+        'fail with the draft, unless the body says `{ "force": true }`.',
       params: idParamsSchema,
       body: publishDraftBodySchema,
       errors: [404, 409],
       response: articleSchema,
       handler: async ({ ctx, params, body }) => {
-        const { overwrite, ...changes } = body ?? { overwrite: false };
-        return presentArticle(await publishDraft(ctx, params.id, overwrite, changes));
+        const { overwrite, force, ...changes } = body ?? { overwrite: false, force: false };
+        return presentArticle(await publishDraftGated(ctx, params.id, { overwrite, force }, changes));
       },
     }),
     defineRoute({

@@ -79,6 +79,10 @@ export const publishDraftBodySchema = contentFields
       .boolean()
       .default(false)
       .describe('publish even when the live article changed since the draft was made (409 otherwise)'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)'),
   })
   .strict()
   .nullish()

@@ -1,6 +1,7 @@
 import { authorOf, emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ArticleSnapshot } from '../../db/schema/index.js';
+import { publishRequest } from '../../events/events.js';
 import { AppError } from '../../http/errors.js';
 import {
   type ArticleCursor,
@@ -205,6 +206,28 @@ export type PublishChanges = Partial<ArticleContent> & { active?: boolean; publi
  * the article moved on since the draft was made, unless `overwrite`) and stays in its folder; any
  * other draft becomes a new live article in the draft's folder. The draft is kept, marked `isDraftPublished`. Returns the live article.
  */
+/**
+ * The publish route's: content sent with the publish is saved on the draft first, then the test
+ * gate runs with the draft as it will go live (`publish.requested`, docs/testing.md: 409 when test
+ * cases of the agents answering from its folder that pass today fail with it, unless `force`),
+ * then the publish.
+ */
+export async function publishDraftGated(ctx: WorkspaceContext, id: string, options: { overwrite: boolean; force: boolean }, changes: PublishChanges = {}): Promise<ArticleRow> {
+  const draft = await requireArticle(ctx.db, ctx.workspaceId, id);
+  if (!draft.isDraft) throw new AppError('bad_request', 'article is not a draft');
+  requireEditable(draft);
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PublishChanges;
+  if (Object.keys(given).length > 0) {
+    await inTransaction(ctx, async (txCtx) => {
+      const current = await requireArticle(txCtx.db, ctx.workspaceId, id, true);
+      requireEditable(current);
+      await saveVersion(ctx, txCtx.db, current, given);
+    });
+  }
+  await emit(ctx, 'publish.requested', publishRequest({ kind: 'article_draft', id }, [], { articleDraftIds: [id] }, options.force));
+  return publishDraft(ctx, id, options.overwrite);
+}
+
 export async function publishDraft(ctx: WorkspaceContext, id: string, overwrite: boolean, changes: PublishChanges = {}): Promise<ArticleRow> {
   return inTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;

@@ -279,3 +279,32 @@ export async function folderTitlesByIds(db: Db, workspaceId: string, ids: readon
     .where(and(eq(folders.workspaceId, workspaceId), inArray(folders.id, [...ids])));
   return new Map(rows.map((r) => [r.id, r.title]));
 }
+
+/** Each folder with the folders above it (itself first, then its parent, up to the root). */
+export async function folderAncestry(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<{ start: string; id: string; depth: number }>(
+    db,
+    sql`WITH RECURSIVE up AS (
+          SELECT f.id AS start, f.id, f.parent_folder_id, 0 AS depth FROM folders f
+          WHERE f.workspace_id = ${workspaceId} AND f.id = ANY(${sql.param([...ids])}::uuid[])
+          UNION ALL
+          SELECT up.start, p.id, p.parent_folder_id, up.depth + 1 FROM folders p JOIN up ON p.id = up.parent_folder_id
+          WHERE p.workspace_id = ${workspaceId} AND up.depth < 64
+        )
+        SELECT start, id, depth FROM up ORDER BY start, depth`,
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.start, [...(out.get(r.start) ?? []), r.id]);
+  return out;
+}
+
+/** The agents assigned one of these folders. */
+export async function agentsOfFolders(db: Db, workspaceId: string, folderIds: readonly string[]): Promise<string[]> {
+  if (folderIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ agentId: agentFolders.agentId })
+    .from(agentFolders)
+    .where(and(eq(agentFolders.workspaceId, workspaceId), inArray(agentFolders.folderId, [...folderIds])));
+  return rows.map((r) => r.agentId).sort();
+}

@@ -27,6 +27,8 @@ import {
   removeJunctions,
   subtreeIds,
   updateFolder,
+  agentsOfFolders,
+  folderAncestry as folderAncestryRows,
 } from './folders.repository.js';
 import { nestSnapshot } from './folders.presenter.js';
 import type { SnapshotFolder } from './folders.schemas.js';
@@ -209,4 +211,15 @@ export async function folderChoices(ctx: WorkspaceContext, agentId?: string): Pr
 /** Titles of folders by id: what conversations show as `usedSubfolders`. */
 export async function folderTitles(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Map<string, string>> {
   return folderTitlesByIds(ctx.db, ctx.workspaceId, ids);
+}
+
+/** Each folder with the folders above it (itself first): what "an article of this folder, or of a folder inside it" reads. */
+export async function folderAncestry(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, ids: readonly string[]): Promise<Map<string, string[]>> {
+  return folderAncestryRows(ctx.db, ctx.workspaceId, ids);
+}
+
+/** The agents that answer from these folders: assigned one of them or a folder above one. */
+export async function agentsAnsweringFrom(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, folderIds: readonly string[]): Promise<string[]> {
+  const ancestry = await folderAncestryRows(ctx.db, ctx.workspaceId, folderIds);
+  return agentsOfFolders(ctx.db, ctx.workspaceId, [...new Set([...ancestry.values()].flat())]);
 }

@@ -14,7 +14,7 @@ export {
 export { ARTICLE_LIMITS, ARTICLE_ORIGINS, type ArticleOrigin } from './articles.schemas.js';
 export { FOLDER_LIMITS } from './folders.schemas.js';
 export type { ArticleRow } from './articles.repository.js';
-export { folderChoices, folderTitles } from './folders.service.js';
+export { agentsAnsweringFrom, folderAncestry, folderChoices, folderTitles } from './folders.service.js';
 export type { FolderChoice } from './folders.repository.js';
 export { folderRoutes } from './folders.routes.js';
 export { treeRoutes } from './tree.routes.js';

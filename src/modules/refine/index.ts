@@ -1,2 +1,3 @@
 export { refineJobs } from './refine.jobs.js';
 export { refineRoutes } from './refine.routes.js';
+export { iterationDraftIds, publishedFixes } from './refine.service.js';

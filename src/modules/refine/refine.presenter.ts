@@ -57,6 +57,7 @@ export function presentIteration(row: IterationRow, changes: readonly ChangeRow[
     oldAnswerSnapshot: row.oldAnswerSnapshot as AnswerSnapshot | null,
     newAnswerSnapshot: row.newAnswerSnapshot as AnswerSnapshot | null,
     changes: changes.filter((c) => c.iterationId === row.id).map(presentChange),
+    gateRun: row.gateRun ?? null,
   };
 }
 

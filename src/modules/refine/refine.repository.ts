@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { fixChanges, fixIterations, fixReviewSessions } from '../../db/schema/index.js';
 
@@ -125,4 +125,13 @@ export async function moveIterationIfStale(db: Db, workspaceId: string, id: stri
     )
     .returning({ id: fixIterations.id });
   return rows.length > 0;
+}
+
+/** The published sessions of a conversation's replies, oldest first. */
+export async function listPublishedSessions(db: Db, workspaceId: string, conversationId: string): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(fixReviewSessions)
+    .where(and(eq(fixReviewSessions.workspaceId, workspaceId), eq(fixReviewSessions.conversationId, conversationId), eq(fixReviewSessions.status, 'published')))
+    .orderBy(asc(fixReviewSessions.createdAt));
 }

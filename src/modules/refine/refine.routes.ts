@@ -6,6 +6,7 @@ import {
   createIterationResponseSchema,
   fixSessionSchema,
   iterationParamsSchema,
+  publishIterationBodySchema,
   sessionParamsSchema,
   targetParamsSchema,
 } from './refine.schemas.js';
@@ -74,11 +75,14 @@ export function refineRoutes() {
         'draft becomes the next prompt version, an article draft the article (or a new one), a rule draft the next rule ' +
         'version. 409 naming the draft whose base moved on (nothing is published then). The iteration becomes `published`, ' +
         'older `ready` ones `superseded`, the session `published`. 400 for a session that is not active or an iteration that ' +
-        'is not ready; 404 for an unknown session or iteration.',
+        'is not ready; 404 for an unknown session or iteration. First the test gate (docs/testing.md): the test cases of the ' +
+        "agents the drafts reach run with them; 409 naming the cases that pass today and fail with the drafts, unless the " +
+        'body says `{ "force": true }`; the iteration\'s `gateRun` records the gate\'s runs either way. The body is optional.',
       params: iterationParamsSchema,
+      body: publishIterationBodySchema,
       errors: [404, 409],
       response: fixSessionSchema,
-      handler: ({ ctx, params }) => publishIteration(ctx, params.sessionId, params.iterationId),
+      handler: ({ ctx, params, body }) => publishIteration(ctx, params.sessionId, params.iterationId, body?.force ?? false),
     }),
     defineRoute({
       method: 'POST',

@@ -110,8 +110,23 @@ export const fixIterationSchema = z
     oldAnswerSnapshot: answerSnapshotSchema.nullable(),
     newAnswerSnapshot: answerSnapshotSchema.nullable(),
     changes: z.array(fixChangeSchema),
+    gateRun: z
+      .object({
+        runIds: z.array(z.uuid()).describe('the gate\'s test runs (GET /v2/test-runs/{id}/public), one per agent with test cases'),
+        regressedCaseIds: z.array(z.uuid()).describe('cases that pass on what is live and fail with the drafts'),
+        forced: z.boolean().describe('published with `force: true` despite them'),
+      })
+      .nullable()
+      .describe('the test gate of a publish of this iteration (docs/testing.md): null until a publish ran it'),
   })
   .meta({ id: 'FixIteration' });
+
+export const publishIterationBodySchema = z
+  .strictObject({
+    force: z.boolean().default(false).describe('publish even when the test gate finds cases the drafts break (recorded on the iteration)'),
+  })
+  .nullish()
+  .describe('optional');
 
 export const fixSessionSchema = z
   .object({

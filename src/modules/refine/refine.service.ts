@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { authorOf, enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
+import { authorOf, emit, enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
+import type { AnswerSnapshot } from '../../db/schema/index.js';
+import type { GateOutcome, PublishDrafts, PublishRequest } from '../../events/events.js';
 import { AppError } from '../../http/errors.js';
 import { getPromptDraft, publishPromptDraft } from '../agents/index.js';
 import { requireAnsweredTurn } from '../conversations/index.js';
@@ -15,6 +17,7 @@ import {
   insertIteration,
   listChanges,
   listIterations,
+  listPublishedSessions,
   lockActiveSession,
   moveIteration,
   type SessionRow,
@@ -102,12 +105,31 @@ function requireActive(session: SessionRow): void {
   if (session.status !== 'active') throw new AppError('bad_request', `the session is ${session.status}: only an active session can change`);
 }
 
+/** The drafts of an iteration, by kind, with the agent of its session (a test run's overlay). 404 when unknown. */
+export async function iterationDraftIds(ctx: Ctx, iterationId: string): Promise<{ agentId: string; status: string } & PublishDrafts> {
+  const iteration = await findIteration(ctx.db, ctx.workspaceId, iterationId);
+  if (!iteration) throw new AppError('not_found', 'fix iteration not found');
+  const session = await requireSession(ctx, iteration.sessionId);
+  return { agentId: session.agentId, status: iteration.status, ...draftIdsOf(session, await listChanges(ctx.db, ctx.workspaceId, [iteration.id])) };
+}
+
+function draftIdsOf(session: SessionRow, changes: readonly ChangeRow[]): PublishDrafts {
+  const ids = (pick: (c: ChangeRow) => string | null) => [...new Set(changes.map(pick).filter((id): id is string => id !== null))];
+  return {
+    promptDrafts: ids((c) => c.draftPromptVersionId).map((draftId) => ({ agentId: session.agentId, draftId })),
+    articleDraftIds: ids((c) => c.draftArticleId),
+    ruleDraftIds: [],
+    ruleVersionDraftIds: ids((c) => c.draftRuleVersionId),
+  };
+}
+
 /**
  * Publishes a ready iteration's drafts together, each through its own publish path and stale-base
  * check (409 naming the draft whose base moved on), in one transaction; older ready iterations
  * become superseded and the session published.
  */
-export async function publishIteration(ctx: Ctx, sessionId: string, iterationId: string) {
+export async function publishIteration(ctx: Ctx, sessionId: string, iterationId: string, force = false) {
+  const gate = await gateIteration(ctx, sessionId, iterationId, force);
   await inTransaction(ctx, async (tx) => {
     const session = await requireSession(tx, sessionId, true);
     requireActive(session);
@@ -117,7 +139,7 @@ export async function publishIteration(ctx: Ctx, sessionId: string, iterationId:
     const published = await listChanges(tx.db, ctx.workspaceId, [iteration.id]);
     for (const change of published) await publishChange(tx, session, change);
     const now = ctx.clock.now();
-    await moveIteration(tx.db, ctx.workspaceId, iteration.id, ['ready'], { status: 'published', publishedAt: now, updatedAt: now });
+    await moveIteration(tx.db, ctx.workspaceId, iteration.id, ['ready'], { status: 'published', publishedAt: now, updatedAt: now, ...(gate ? { gateRun: gate } : {}) });
     const others = (await listIterations(tx.db, ctx.workspaceId, session.id)).filter((i) => i.id !== iteration.id);
     for (const other of others) await moveIteration(tx.db, ctx.workspaceId, other.id, ['ready'], { status: 'superseded', updatedAt: now });
     // Drafts of the other iterations that the published one did not carry are discarded.
@@ -129,6 +151,31 @@ export async function publishIteration(ctx: Ctx, sessionId: string, iterationId:
     await updateSession(tx.db, ctx.workspaceId, session.id, { status: 'published', publishedIterationId: iteration.id, publishedAt: now, updatedAt: now });
   });
   return getSession(ctx, sessionId);
+}
+
+/**
+ * The test gate of a publish (docs/testing.md): the agents' test cases run with the iteration's
+ * drafts. A blocked publish (409) leaves the gate's run on the iteration, as does one that goes on.
+ */
+async function gateIteration(ctx: Ctx, sessionId: string, iterationId: string, force: boolean): Promise<GateOutcome | null> {
+  const session = await requireSession(ctx, sessionId);
+  requireActive(session);
+  const iteration = await findIteration(ctx.db, ctx.workspaceId, iterationId);
+  if (!iteration || iteration.sessionId !== session.id) throw new AppError('not_found', 'fix iteration not found in this session');
+  if (iteration.status !== 'ready') throw new AppError('bad_request', `the iteration is ${iteration.status}: only a ready iteration can be published`);
+  const request: PublishRequest = {
+    change: { kind: 'fix_iteration', id: iteration.id },
+    agentIds: [session.agentId],
+    drafts: draftIdsOf(session, await listChanges(ctx.db, ctx.workspaceId, [iteration.id])),
+    force,
+    outcome: { runIds: [], regressedCaseIds: [], forced: false },
+  };
+  try {
+    await emit(ctx, 'publish.requested', request);
+  } finally {
+    if (request.outcome.runIds.length) await moveIteration(ctx.db, ctx.workspaceId, iteration.id, ['ready'], { gateRun: request.outcome, updatedAt: ctx.clock.now() });
+  }
+  return request.outcome.runIds.length ? request.outcome : null;
 }
 
 async function publishChange(ctx: Ctx, session: SessionRow, change: ChangeRow): Promise<void> {
@@ -171,4 +218,21 @@ export async function closeSession(ctx: Ctx, sessionId: string, reason: string |
     await updateSession(tx.db, ctx.workspaceId, session.id, { status: 'closed', closedAt: now, closedReason: reason ?? null, updatedAt: now });
   });
   return getSession(ctx, sessionId);
+}
+
+/** The replies of a conversation whose Refine with AI fix was published: the reply, and the answer it was replaced by (a test case's expectation). */
+export async function publishedFixes(ctx: Ctx, conversationId: string): Promise<{ targetEventId: string; feedbackNote: string; oldAnswer: string | null; newAnswer: string | null }[]> {
+  const sessions = await listPublishedSessions(ctx.db, ctx.workspaceId, conversationId);
+  const out = [];
+  for (const session of sessions) {
+    const iteration = session.publishedIterationId ? await findIteration(ctx.db, ctx.workspaceId, session.publishedIterationId) : undefined;
+    if (!iteration) continue;
+    out.push({
+      targetEventId: session.targetEventId,
+      feedbackNote: iteration.feedbackNote,
+      oldAnswer: session.originalAnswerSnapshot?.content ?? null,
+      newAnswer: (iteration.newAnswerSnapshot as AnswerSnapshot | null)?.content ?? null,
+    });
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import type { DraftRuleOutput, DraftWarning, RuleDraftingContext } from '../../ai/contracts/draft-rule.js';
 import { LlmError } from '../../ai/index.js';
-import { authorOf, inTransaction } from '../../context.js';
+import { authorOf, emit, inTransaction } from '../../context.js';
+import { publishRequest } from '../../events/events.js';
 import type { RuleDraftWarning } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { flowConfigSchema } from '../../evaluators/flow.js';
@@ -167,6 +168,19 @@ function requireUnderstood(rule: RuleRow, acceptWarnings: boolean): void {
  * Publishes a draft for the given agents: it becomes version 1. A draft with warnings publishes
  * only with `acceptWarnings`; the warnings are cleared once it is published.
  */
+/**
+ * The publish route's: the test gate first (`publish.requested`, docs/testing.md: 409 when the
+ * agents' test cases that pass today fail with the rule, unless `force`), then the publish.
+ */
+export async function publishRuleGated(ctx: Ctx, id: string, botIds: string[], options: { acceptWarnings: boolean; force: boolean }): Promise<RuleWithAgents> {
+  const rule = await requireRule(ctx.db, ctx, id);
+  requireDraft(rule, 'publish');
+  requireUnderstood(rule, options.acceptWarnings);
+  const agents = await requireAgentIds(ctx, botIds, 'body.botIds');
+  await emit(ctx, 'publish.requested', publishRequest({ kind: 'rule_draft', id }, agents, { ruleDraftIds: [id] }, options.force));
+  return publishRule(ctx, id, botIds, options.acceptWarnings);
+}
+
 export async function publishRule(ctx: Ctx, id: string, botIds: string[], acceptWarnings = false): Promise<RuleWithAgents> {
   return inTransaction(ctx, async (tx) => {
     const rule = await requireRule(tx.db, tx, id, true);

@@ -17,7 +17,7 @@ import {
   testRuleBodySchema,
   updateRuleBodySchema,
 } from './rules.schemas.js';
-import { draftRule, publishRule, refineRule } from './rule-drafts.service.js';
+import { draftRule, publishRuleGated, refineRule } from './rule-drafts.service.js';
 import { testRule } from './rule-matching.service.js';
 import { getVersion, listVersions, restoreVersion } from './rule-versions.service.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from './rules.service.js';
@@ -140,12 +140,13 @@ export function ruleRoutes() {
         'Publishes a draft for the given agents (at least one, each of the workspace): it becomes ' +
         'version 1. 409 when the rule is already published, and when drafting or refining did not ' +
         'understand part of its instructions (the draft\'s `warnings`, named in the message) unless ' +
-        '`acceptWarnings` is true.',
+        '`acceptWarnings` is true. First the test gate (docs/testing.md): 409 naming the test cases of the agents that pass ' +
+        'today and fail with the rule, unless `force` is true.',
       params: idParamsSchema,
       body: publishRuleBodySchema,
       errors: [404, 409],
       response: ruleSchema,
-      handler: async ({ ctx, params, body }) => presentRule(await publishRule(ctx, params.id, body.botIds, body.acceptWarnings)),
+      handler: async ({ ctx, params, body }) => presentRule(await publishRuleGated(ctx, params.id, body.botIds, { acceptWarnings: body.acceptWarnings, force: body.force })),
     }),
     defineRoute({
       method: 'GET',

@@ -100,6 +100,10 @@ export const publishRuleBodySchema = z
       .boolean()
       .default(false)
       .describe('publish a draft whose instructions were not all understood (its `warnings`); without it such a draft answers 409 naming them'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('publish even when the test gate finds test cases this draft breaks (409 otherwise; docs/testing.md)'),
   })
   .meta({ examples: [{ botIds: ['7c1e4f8a-2b3d-4e5f-8a9b-0c1d2e3f4a5b'] }] });
 

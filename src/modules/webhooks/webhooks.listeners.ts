@@ -88,4 +88,5 @@ export const webhookListeners = [
     eventId: p.targetEventId,
     consoleUrl: consoleLink(ctx, `refine/${p.conversationId}/${p.targetEventId}`),
   })),
+  forward('testrun.regressed', 'testrun.regressed', (p) => ({ runId: p.runId, botId: p.agentId, previousRunId: p.previousRunId, caseIds: p.caseIds, trigger: p.trigger })),
 ].flat();

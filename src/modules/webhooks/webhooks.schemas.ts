@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'source.ingested',
   'source.failed',
   'refine.iteration.ready',
+  'testrun.regressed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';

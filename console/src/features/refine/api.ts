@@ -74,8 +74,8 @@ export const useStartIteration = () =>
   );
 
 export const usePublishIteration = () =>
-  useRefineMutation(({ sessionId, iterationId }: { sessionId: string; iterationId: string }) =>
-    call(api.POST('/v2/fix-review/sessions/{sessionId}/iterations/{iterationId}/publish/public', { params: { path: { sessionId, iterationId } } })),
+  useRefineMutation(({ sessionId, iterationId, force = false }: { sessionId: string; iterationId: string; force?: boolean }) =>
+    call(api.POST('/v2/fix-review/sessions/{sessionId}/iterations/{iterationId}/publish/public', { params: { path: { sessionId, iterationId } }, body: { force } })),
   );
 
 export const useCloseSession = () =>

@@ -23,6 +23,7 @@ export const EVENT_TYPES: Record<WebhookEvent, string> = {
   'source.ingested': "a source's ingestion completed",
   'source.failed': "a source's ingestion failed",
   'refine.iteration.ready': 'a Refine with AI iteration has changes to review',
+  'testrun.regressed': 'a test run fails a case that passed in the previous run',
 };
 
 export const DELIVERY_STATUSES: Record<DeliveryStatus, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };

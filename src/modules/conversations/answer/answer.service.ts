@@ -59,6 +59,11 @@ export interface AnswerRequest {
   /** The customer asked for a person with a button (the widget's): the agent hands over. */
   personRequested?: boolean;
   /**
+   * Actions and attributes are not called (test runs): a flow's tool step succeeds as a dry run
+   * with an empty output, as on the rule test route, and attributes are left out of the context.
+   */
+  dryRunActions?: boolean | undefined;
+  /**
    * Asks for the generated answer's text as the model writes it, for a visitor's stream. Called only
    * when nothing but the hand-over decision can change the text afterwards: the reply is a message
    * (no INTERNAL_COMMENT reply rule) and the agent has no enabled output guardrail. The outcome's
@@ -105,14 +110,14 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
   const input = checkInput(inputGuards, replySlots, context, userEvent.message);
   if (input.replyType === 'NO_REPLY') return noReply(conversation, input.userMessage);
   const message = input.userMessage;
-  const executedUserAttributes = await trace.time('attributes', () => runAttributes(ctx, trace, agent.id, conversation, context));
+  const executedUserAttributes = request.dryRunActions ? [] : await trace.time('attributes', () => runAttributes(ctx, trace, agent.id, conversation, context));
   const history = request.history.slice(-HISTORY_EVENTS).map((e) => ({ role: e.role, message: e.message }));
   const [intentRules, businessRules] = await concurrentQueries(ctx.db, [() => rulesOf(ctx, agent.id, overlay, 'intent'), () => rulesOf(ctx, agent.id, overlay, 'business')]);
   const planned = await trace.time('planning', () =>
     planReply(ctx, trace, { message, history, planningPrompt: serializeSections(prompts.hcPlanningPrompt), intentRules, waiting: conversation.waitingFlow, overlayRuleIds: overlay?.rules?.map((r) => r.id) ?? [] }),
   );
   const planning = request.personRequested ? personRequested(planned) : planned;
-  const flow = await runFlow(ctx, trace, planning, conversation.waitingFlow, message, context);
+  const flow = await runFlow(ctx, trace, planning, conversation.waitingFlow, message, context, request.dryRunActions ?? false);
   const hits = !flow.walk && planning.performKnowledgeSearch ? await trace.time('knowledgeSearch', () => searchArticles(ctx, trace, message, agent.id, overlay)) : [];
   const { plan } = planning;
   const source = replySource({ flowRan: flow.walk !== null, intent: plan.intent, inputBlocked: input.check.blocked, performKnowledgeSearch: planning.performKnowledgeSearch, smallTalkReply: plan.smallTalkReply });
@@ -134,7 +139,7 @@ export async function answer(ctx: WorkspaceContext, request: AnswerRequest): Pro
     outputGuards,
   });
   const { handover } = decision;
-  const after = await afterHandover(ctx, trace, { handover, flow, intentRules, message, context, reply: decision.message });
+  const after = await afterHandover(ctx, trace, { handover, flow, intentRules, message, context, reply: decision.message, dryRun: request.dryRunActions ?? false });
   const replyText = after.reply;
   const reason = handover ? decision.reason : null;
   const status: ConversationStatus = handover ? 'Escalated to Human Agent' : 'Waiting for Customer';

@@ -2,7 +2,7 @@ import type { WorkspaceContext } from '../../../context.js';
 import type { WaitingFlow } from '../../../db/schema/index.js';
 import type { EvaluationContext } from '../../../evaluators/context.js';
 import { flowConfigSchema, type FlowNode } from '../../../evaluators/flow.js';
-import { type FlowState, flowStateSchema, type FlowWalk, type ToolInvoker, walkFlow } from '../../../evaluators/walker.js';
+import { dryRunTools, type FlowState, flowStateSchema, type FlowWalk, type ToolInvoker, walkFlow } from '../../../evaluators/walker.js';
 import type { RuleWithAgents } from '../../rules/index.js';
 import { actionRunner } from '../../tools/index.js';
 import type { Planning } from './planning.stage.js';
@@ -26,10 +26,18 @@ function startFlow(rule: RuleWithAgents): WaitingFlow {
 }
 
 /** Stage 4: the flow planning chose walks one step further, its actions called through the action runner. */
-export async function runFlow(ctx: WorkspaceContext, trace: StageTrace, planning: Planning, waiting: WaitingFlow | null, message: string, context: EvaluationContext): Promise<FlowStage> {
+export async function runFlow(
+  ctx: WorkspaceContext,
+  trace: StageTrace,
+  planning: Planning,
+  waiting: WaitingFlow | null,
+  message: string,
+  context: EvaluationContext,
+  dryRun = false,
+): Promise<FlowStage> {
   const run = planning.resumed ?? (planning.matched ? startFlow(planning.matched.rule) : null);
   if (!run) return { walk: null, run: null, executedRules: null, waitingFlow: waiting, ruleIds: [] };
-  const walk = await trace.time('rules', () => walkRule(ctx, trace, run, message, context));
+  const walk = await trace.time('rules', () => walkRule(ctx, trace, run, message, context, dryRun));
   if (walk.error) trace.errors.push({ stage: 'rules', message: walk.error });
   return {
     walk,
@@ -48,7 +56,7 @@ export async function runFlow(ctx: WorkspaceContext, trace: StageTrace, planning
 export async function afterHandover(
   ctx: WorkspaceContext,
   trace: StageTrace,
-  input: { handover: boolean; flow: FlowStage; intentRules: readonly RuleWithAgents[]; message: string; context: EvaluationContext; reply: string },
+  input: { handover: boolean; flow: FlowStage; intentRules: readonly RuleWithAgents[]; message: string; context: EvaluationContext; reply: string; dryRun: boolean },
 ): Promise<{ reply: string; executedRules: ExecutedRulesTrace | null; ruleIds: string[]; tagIds: string[] }> {
   const { flow } = input;
   const unchanged = { reply: input.reply, executedRules: flow.executedRules, ruleIds: flow.ruleIds, tagIds: flow.walk?.tagIds ?? [] };
@@ -56,7 +64,7 @@ export async function afterHandover(
   if (!input.handover || flow.run || !rule) return unchanged;
   const run = startFlow(rule);
   const escalated = { ...input.context, conversation: { ...input.context.conversation, status: 'Escalated to Human Agent' } };
-  const walk = await trace.time('rules', () => walkRule(ctx, trace, run, input.message, escalated));
+  const walk = await trace.time('rules', () => walkRule(ctx, trace, run, input.message, escalated, input.dryRun));
   return {
     reply: walk.replies.length ? `${input.reply}\n\n${walk.replies.join('\n\n')}` : input.reply,
     executedRules: executedRules(run, walk),
@@ -65,10 +73,11 @@ export async function afterHandover(
   };
 }
 
-async function walkRule(ctx: WorkspaceContext, trace: StageTrace, run: WaitingFlow, message: string, context: EvaluationContext): Promise<FlowWalk> {
+async function walkRule(ctx: WorkspaceContext, trace: StageTrace, run: WaitingFlow, message: string, context: EvaluationContext, dryRun: boolean): Promise<FlowWalk> {
   const flow = flowConfigSchema.parse(run.flow) as FlowNode;
   const parsed = flowStateSchema.safeParse(run.state);
   const state: FlowState | null = Object.keys(run.state).length && parsed.success ? parsed.data : null;
+  if (dryRun) return walkFlow(flow, { message, context, state }, dryRunTools);
   const signal = stageSignal(ctx);
   const tools: ToolInvoker = {
     call: async (call) => {
