@@ -56,7 +56,7 @@ describe('test cases and runs', () => {
         return ok<Run>(200, 'GET', runOf(queued.id), undefined, setup.w.readKey);
       },
       (r) => r.state === 'completed' || r.state === 'failed',
-      { what: `test run ${queued.id} to end`, timeoutMs: 60_000, intervalMs: 100 },
+      { what: `test run ${queued.id} to end`, timeoutMs: 240_000, intervalMs: 100 },
     );
   };
 
@@ -227,6 +227,36 @@ describe('test cases and runs', () => {
     await fail('POST', `/v2/hc-interactions/${UNKNOWN}/test-case/public`, 404, 'conversation not found');
   });
 
+  it('gates a Refine with AI publish: the iteration records the gate, and a case made from the fixed conversation holds the corrected facts', async () => {
+    const own = await setupAgent(t);
+    await ok(201, 'POST', cases(own.agentId), { name: 'No shipping to Canada', turns: [{ content: 'Do you ship to Canada?' }], expect: { answers: false } }, own.w.key);
+    const [, reply] = (await say(t, own.w.key, { content: 'Do you ship to Canada?', botId: own.agentId })) as [Event, Event];
+    const created = await ok<{ sessionId: string; iterationId: string }>(200, 'POST', `/v2/fix-review/interactions/${reply.interactionId}/events/${reply.id}/sessions/iterations/public`,
+      { feedbackNote: 'It should have said that we ship to Canada within 5 business days. Shipping to Canada costs 15 dollars.' }, own.w.key);
+    type Iteration = { id: string; status: string; error: string | null; gateRun: { runIds: string[]; regressedCaseIds: string[]; forced: boolean } | null };
+    const session = () => ok<{ latestIteration: Iteration }>(200, 'GET', `/v2/fix-review/sessions/${created.sessionId}/public`, undefined, own.w.readKey);
+    const ready = await poll(() => { t.wakeWorkers('refine.iterate'); return session(); }, (x) => ['ready', 'no_change', 'failed'].includes(x.latestIteration.status), { what: 'the iteration', timeoutMs: 120_000, intervalMs: 100 });
+    assert.equal(ready.latestIteration.status, 'ready', ready.latestIteration.error ?? '');
+    assert.equal(ready.latestIteration.gateRun, null);
+    const publish = `/v2/fix-review/sessions/${created.sessionId}/iterations/${created.iterationId}/publish/public`;
+    assertError(await t.request('POST', publish, { key: own.w.key }), 409, /"No shipping to Canada" \(answers: false \(a hand-over\): an answer citing 1 article\)/);
+    const blocked = (await session()).latestIteration;
+    assert.equal(blocked.status, 'ready');
+    assert.equal(blocked.gateRun?.runIds.length, 1);
+    assert.equal(blocked.gateRun?.regressedCaseIds.length, 1);
+    assert.equal(blocked.gateRun?.forced, false);
+    const gateRun = await ok<Run>(200, 'GET', runOf(blocked.gateRun!.runIds[0]!), undefined, own.w.readKey);
+    assert.deepEqual([gateRun.gate?.kind, gateRun.gate?.targetId, gateRun.gate?.blocked], ['fix_iteration', created.iterationId, true]);
+    const published = await ok<{ status: string; latestIteration: Iteration }>(200, 'POST', publish, { force: true }, own.w.key);
+    assert.equal(published.status, 'published');
+    assert.equal(published.latestIteration.gateRun?.forced, true);
+
+    const made = await ok<TestCase & { warnings: unknown[] }>(201, 'POST', `/v2/hc-interactions/${reply.interactionId}/test-case/public`, {}, own.w.key);
+    assert.deepEqual(made.turns, [{ content: 'Do you ship to Canada?', expect: { answers: true, contains: ['5 business days', '15 dollars'] } }]);
+    const rerun = await run({ caseIds: [made.id] }, own);
+    assert.equal(rerun.cases[0]!.passK, true, JSON.stringify(rerun.cases[0]!.failures));
+  });
+
   it('resumes a run from the results already written', async () => {
     const queued = await ok<Run>(202, 'POST', runs(s.agentId), { caseIds: [reset.id, unknown.id] });
     // As if a worker had finished the first case and died: its result is kept, not run again.
@@ -239,7 +269,7 @@ describe('test cases and runs', () => {
         return ok<Run>(200, 'GET', runOf(queued.id), undefined, s.w.readKey);
       },
       (r) => r.state === 'completed',
-      { what: 'the resumed run', timeoutMs: 60_000, intervalMs: 100 },
+      { what: 'the resumed run', timeoutMs: 240_000, intervalMs: 100 },
     );
     assert.deepEqual(done.cases.find((c) => c.caseId === reset.id)!.failures.map((f) => f.expectation), ['marker']);
     assert.equal(done.cases.find((c) => c.caseId === unknown.id)!.passK, true);
