@@ -16,6 +16,7 @@ import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { providerRoutes } from './modules/providers/index.js';
+import { mcpRoutes } from './modules/mcp/index.js';
 import { refineRoutes } from './modules/refine/index.js';
 import { webhookRoutes } from './modules/webhooks/index.js';
 import { articleRoutes, folderRoutes, searchRoutes, treeRoutes } from './modules/knowledge/index.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...visitorRoutes(streams),
     ...refineRoutes(),
     ...webhookRoutes(),
+    ...mcpRoutes(),
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);

@@ -168,6 +168,7 @@ describe('operations endpoints', () => {
       '/v2/webhooks/{id}/test/public': ['post'],
       '/v2/webhooks/{id}/deliveries/public': ['get'],
       '/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver/public': ['post'],
+      '/mcp': ['delete', 'get', 'post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {
