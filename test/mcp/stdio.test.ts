@@ -14,6 +14,9 @@ import { TEST_ADMIN_TOKEN } from '../support/app.js';
 import { freePort, type Proc, processTestEnv, reportViolations, runCli, scriptCommand, spawnScript, stop } from '../support/processes.js';
 import { callTool, expectToolError, markdownOf, type ProposeFixResult, TOOL_NAMES } from './support.js';
 
+/** How long a spawned process may take to start (tsx, migrations) before the test gives up on it. */
+const STARTUP_MS = 180_000;
+
 interface McpProcess {
   client: Client;
   stderr(): string;
@@ -29,7 +32,8 @@ async function startMcp(env: Record<string, string | undefined>, key: string): P
   });
   const client = new Client({ name: 'parley-test', version: '1.0.0' });
   try {
-    await client.connect(transport);
+    // The process loads the whole app under tsx first: on a busy machine that alone can take a minute.
+    await client.connect(transport, { timeout: STARTUP_MS });
   } catch (error) {
     throw new Error(`parley mcp did not start: ${String(error)}\n${text}`);
   }
@@ -47,7 +51,7 @@ async function call<T>(base: string, method: string, path: string, key: string, 
   return JSON.parse(text) as T;
 }
 
-describe('MCP over stdio (parley mcp)', { timeout: 300_000 }, () => {
+describe('MCP over stdio (parley mcp)', { timeout: 900_000 }, () => {
   let env: Record<string, string | undefined>;
   let cleanup: () => Promise<void>;
   let server: Proc | undefined;
@@ -62,7 +66,7 @@ describe('MCP over stdio (parley mcp)', { timeout: 300_000 }, () => {
     ({ env, cleanup } = await processTestEnv('parley-mcp-', { PARLEY_MCP_FIX_WAIT_SECONDS: '0', PARLEY_ADMIN_TOKEN: TEST_ADMIN_TOKEN }));
     const port = await freePort();
     server = spawnScript('src/main.ts', ['serve', '--port', String(port)], env);
-    await server.waitForOutput(/Server listening/);
+    await server.waitForOutput(/Server listening/, STARTUP_MS);
     const base = `http://127.0.0.1:${port}`;
     // Workspaces and keys through the admin API (the operator's token), the rest with the key.
     const tenant = async (name: string, scopes: string[][]) => {
