@@ -40,6 +40,7 @@ const DOC_PAGES: Record<string, string | null> = {
   guardrails: 'guardrails.md',
   knowledge: 'knowledge.md',
   'knowledge/search': 'ai.md', // "Knowledge search"
+  mcp: 'mcp.md',
   providers: 'providers.md',
   refine: 'refine.md',
   'reply-rules': 'reply-rules.md',
@@ -88,6 +89,7 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   'hc-tools': { term: 'Actions and attributes', meaning: "Calls to a team's own systems: from a rule flow (actions) or for every conversation (attributes)", codeNames: ['tools'], tables: ['tools', 'tool_agents'] },
   healthz: { term: 'Liveness', meaning: 'The process is up', tables: [] },
   knowledge: { term: 'Knowledge generation, knowledge search, tree import', meaning: 'Generation jobs (drafts from text or sources), search as an agent sees it, CSV tree import and tree initialization', codeNames: ['generation', 'search', 'tree'], tables: ['knowledge_jobs', 'article_search', 'article_terms', 'article_embeddings'] },
+  mcp: { term: 'MCP server', meaning: 'The Model Context Protocol server for AI assistants (Streamable HTTP; `parley mcp` on stdio)', tables: [] },
   metrics: { term: 'Metrics', meaning: 'Prometheus metrics', tables: [] },
   'openapi.json': { term: 'OpenAPI document', meaning: 'The OpenAPI 3 document of the API (browsable at /docs)', tables: [] },
   providers: { term: 'Provider connections', meaning: 'Credentials for Notion, Zendesk, Confluence and Google Drive, sealed at rest', codeNames: ['connections'], tables: ['provider_connections'] },

@@ -36,7 +36,8 @@ function buildWhenStale(what, sources, stampFile, args, cwd) {
   if (!isStale(sources, stampFile)) return;
   const started = Date.now();
   process.stderr.write(`parley: building ${what} (once per change of its sources; \`npm run build\` does it ahead) ...\n`);
-  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The build's output goes to stderr, like these notices: stdout may be a protocol's (`parley mcp`).
+  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', process.stderr.fd, 'inherit'] });
   if (result.status !== 0) {
     process.stderr.write(`parley: the build of ${what} failed\n`);
     process.exit(result.status ?? 1);

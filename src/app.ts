@@ -16,6 +16,7 @@ import { adminRoutes } from './modules/admin/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { providerRoutes } from './modules/providers/index.js';
+import { mcpRoutes } from './modules/mcp/index.js';
 import { refineRoutes } from './modules/refine/index.js';
 import { testingRoutes } from './modules/testing/index.js';
 import { webhookRoutes } from './modules/webhooks/index.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...refineRoutes(),
     ...webhookRoutes(),
     ...testingRoutes(),
+    ...mcpRoutes(),
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);

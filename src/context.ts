@@ -89,6 +89,20 @@ export function contextForRequest(ports: Ports, request: RequestIdentity, signal
 
 const OPERATOR = Object.freeze({ kind: 'operator', id: 'operator' } as const);
 
+/**
+ * The context of a verified workspace key outside an HTTP route: a tool call of the stdio MCP
+ * server (src/modules/mcp), which authenticates its key as auth.ts does.
+ */
+export function contextForKey(ports: Ports, principal: Principal, requestId: string): WorkspaceContext {
+  return {
+    ...ports,
+    log: ports.log.child({ reqId: requestId }),
+    requestId,
+    workspaceId: principal.workspaceId,
+    actor: { kind: 'key', id: principal.apiKeyId, principal },
+  };
+}
+
 /** The operator's context outside a request: the first start's bootstrap of an empty database. */
 export function contextForOperator(ports: Ports): ProcessContext {
   return { ...ports, actor: OPERATOR };

@@ -10,6 +10,7 @@ import { JobQueue } from './jobs/queue.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKeyBodySchema } from './modules/admin/index.js';
 import { workspaceNameSchema } from './modules/workspaces/index.js';
+import { relayMcpOverStdio, serveMcpOverStdio, type StdioSession } from './modules/mcp/index.js';
 import { rotateConnectionSecrets } from './modules/providers/index.js';
 import { rotateStoredSecrets } from './modules/tools/index.js';
 import { createLogger, currentSecretKey, startRuntime, stopOnSignals, writeEmbeddedSecretKey } from './runtime.js';
@@ -27,6 +28,7 @@ Commands:
   key list --workspace ID [--json]
   key revoke --id KEY_ID
   secrets rotate --new-key KEY       re-seal every stored secret with a new key (32 bytes, base64)
+  mcp [--no-worker]                  the MCP server on stdin/stdout, acting with PARLEY_API_KEY (docs/mcp.md)
 
 Configuration comes from the environment (see .env.example). With no DATABASE_URL, Parley uses
 the embedded database in PARLEY_DATA_DIR (default ./data).`;
@@ -228,6 +230,39 @@ async function runServe(config: Config, flags: Flags, worker: boolean): Promise<
   stopOnSignals(runtime);
 }
 
+/**
+ * The MCP server on stdio, for an assistant that starts it as a child process. Nothing but the
+ * protocol goes to stdout: logs and notices go to stderr. Embedded with a running server, it
+ * relays to that server's POST /mcp (the server holds the data folder); otherwise it opens the
+ * database itself and, unless --no-worker, works the job queue (propose_fix's iterations) as serve does.
+ */
+async function runMcp(config: Config, flags: Flags): Promise<void> {
+  const apiKey = config.mcp.apiKey;
+  if (!apiKey) throw new UsageError('PARLEY_API_KEY is required: the workspace API key the MCP server acts with');
+  const log = createLogger(config, 'stderr');
+  const refused = (error: unknown) => (error instanceof AppError ? new AppError(error.code, `PARLEY_API_KEY: ${error.message}`) : error);
+  const running = config.databaseUrl ? undefined : readLock(config.dataDir);
+  if (running?.url) {
+    const session = await relayMcpOverStdio(running.url, apiKey, log).catch((error: unknown) => Promise.reject(refused(error)));
+    log.info({ server: running.url }, 'MCP over stdio, relayed to the running server');
+    await session.closed;
+    process.exit(0);
+  }
+  const runtime = await startRuntime(config, { http: false, worker: !flags['no-worker'], log, notices: process.stderr });
+  let session: StdioSession;
+  try {
+    session = await serveMcpOverStdio(runtime.ports, runtime.database, apiKey);
+  } catch (error) {
+    await runtime.stop();
+    throw refused(error);
+  }
+  log.info('MCP over stdio');
+  stopOnSignals(runtime);
+  await session.closed;
+  await runtime.stop();
+  process.exit(0);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values: flags, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, sub] = positionals;
@@ -252,6 +287,8 @@ async function main(argv: string[]): Promise<void> {
       return runKey(config, sub, flags);
     case 'secrets':
       return runSecrets(config, sub, flags);
+    case 'mcp':
+      return runMcp(config, flags);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -28,8 +28,10 @@ import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js'
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const SECRET_KEY_FILE = 'secret-key';
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { pid: process.pid } });
+/** The process's JSON log: on stdout, or on stderr where stdout is a protocol's (`parley mcp`). */
+export function createLogger(config: Config, to: 'stdout' | 'stderr' = 'stdout'): Logger {
+  const options = { level: config.logLevel, base: { pid: process.pid } };
+  return to === 'stderr' ? pino(options, pino.destination(2)) : pino(options);
 }
 
 /** The admin token of an embedded data folder: PARLEY_ADMIN_TOKEN, else the one in the folder. */
@@ -40,7 +42,7 @@ export function readEmbeddedAdminToken(config: Config): string | undefined {
 }
 
 /** Embedded mode enables the admin API by generating a token into the data folder once. */
-function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
+function ensureEmbeddedAdminToken(config: Config, log: Logger, notices: NodeJS.WritableStream): Config {
   const existing = readEmbeddedAdminToken(config);
   if (existing) return config.adminToken ? config : withOverrides(config, { adminToken: existing });
   mkdirSync(config.dataDir, { recursive: true });
@@ -48,7 +50,7 @@ function ensureEmbeddedAdminToken(config: Config, log: Logger): Config {
   const token = `padm_${randomBytes(32).toString('base64url')}`;
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   log.info({ file }, 'generated the admin token');
-  process.stdout.write(`Admin API token written to ${file} (mode 0600).\n`);
+  notices.write(`Admin API token written to ${file} (mode 0600).\n`);
   return withOverrides(config, { adminToken: token });
 }
 
@@ -150,6 +152,8 @@ export interface RuntimeOptions {
   /** Announce the first workspace and key on an empty database (serve only). */
   bootstrap?: boolean;
   log?: Logger;
+  /** Where notices for the operator go (a generated admin token); stdout unless stdout carries a protocol. */
+  notices?: NodeJS.WritableStream;
 }
 
 /**
@@ -163,7 +167,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl) {
     lock = acquireDataDirLock(config.dataDir);
-    config = ensureEmbeddedAdminToken(config, log);
+    config = ensureEmbeddedAdminToken(config, log, options.notices ?? process.stdout);
   }
   try {
     config = ensureSecretKey(config, log);

@@ -108,6 +108,8 @@ const envSchema = z.object({
       const schedule = parseRetrySchedule(value);
       if (typeof schedule === 'string') ctx.addIssue({ code: 'custom', message: schedule });
     }),
+  PARLEY_API_KEY: z.string().trim().min(1).optional(),
+  PARLEY_MCP_FIX_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(30),
   PARLEY_SECRET_KEY: z
     .string()
     .superRefine((value, ctx) => {
@@ -252,6 +254,12 @@ export interface Config {
    * `npm_command`, not a setting); the process then stops when npm ends (runtime.ts stopOnSignals).
    */
   readonly startedByNpm: string | undefined;
+  readonly mcp: {
+    /** The workspace API key `parley mcp` (the stdio MCP server) acts with (PARLEY_API_KEY). */
+    readonly apiKey: string | undefined;
+    /** How long the MCP tool propose_fix waits for its Refine with AI iteration before it answers with what to poll. */
+    readonly fixWaitMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -343,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.PARLEY_WEBHOOK_CONCURRENCY,
       retentionDays: e.PARLEY_WEBHOOK_RETENTION_DAYS,
     }),
+    mcp: Object.freeze({ apiKey: e.PARLEY_API_KEY, fixWaitMs: Math.round(e.PARLEY_MCP_FIX_WAIT_SECONDS * 1000) }),
     startedByNpm: env.npm_command || undefined,
   });
 }

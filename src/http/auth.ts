@@ -123,6 +123,18 @@ function presentedKey(request: FastifyRequest, auth: 'read' | 'write' | 'visitor
   return bearer(request, AUTH_MESSAGES.missing);
 }
 
+/** The 403 of a key without `scope` (a widget key holds none: every workspace route is a 403 to it), or undefined. */
+function scopeRefusal(principal: Principal, scope: 'read' | 'write'): AppError | undefined {
+  if (principal.scopes.includes(scope)) return undefined;
+  return new AppError('forbidden', principal.widget ? AUTH_MESSAGES.widgetScope : AUTH_MESSAGES.scope);
+}
+
+/** Throws the route's 403 when the key lacks `scope`: for checks made after a route's own (the MCP server's tools). */
+export function requireScope(principal: Principal, scope: 'read' | 'write'): void {
+  const refused = scopeRefusal(principal, scope);
+  if (refused) throw refused;
+}
+
 function admit(request: FastifyRequest, auth: 'read' | 'write' | 'visitor', principal: Principal, done: HookHandlerDoneFunction): void {
   if (auth === 'visitor') {
     // A visitor route takes a widget key only, and only from one of its origins.
@@ -135,10 +147,12 @@ function admit(request: FastifyRequest, auth: 'read' | 'write' | 'visitor', prin
       done(new AppError('forbidden', origin ? AUTH_MESSAGES.widgetOrigin(origin) : AUTH_MESSAGES.widgetNoOrigin));
       return;
     }
-  } else if (!principal.scopes.includes(auth)) {
-    // A widget key holds no scope: every workspace route is a 403 to it.
-    done(new AppError('forbidden', principal.widget ? AUTH_MESSAGES.widgetScope : AUTH_MESSAGES.scope));
-    return;
+  } else {
+    const refused = scopeRefusal(principal, auth);
+    if (refused) {
+      done(refused);
+      return;
+    }
   }
   request.principal = principal;
   done();

@@ -40,6 +40,20 @@ function sqlState(error: unknown): string | undefined {
 }
 
 /**
+ * What a caller outside an HTTP route (an MCP tool call) tells its client of a service's error, as
+ * the renderer below would answer it: an AppError's status and message, 409 for a concurrent
+ * change, else a generic 500 naming the request id (`unexpected`: the caller logs the error).
+ */
+export function describeError(error: unknown, requestId: string): { statusCode: number; message: string; unexpected: boolean } {
+  if (error instanceof AppError) return { statusCode: error.statusCode, message: error.message, unexpected: false };
+  const state = sqlState(error);
+  if (state && CONCURRENCY_SQLSTATES.has(state)) {
+    return { statusCode: 409, message: 'a resource this request depends on was changed concurrently; retry', unexpected: false };
+  }
+  return { statusCode: 500, message: `internal server error (request id ${requestId})`, unexpected: true };
+}
+
+/**
  * The one renderer: every error becomes `{ statusCode, message, error }`. Client errors raised by
  * Fastify or its plugins keep their status; anything unexpected is logged and answered with a
  * generic 500.

@@ -271,7 +271,7 @@ describe('knowledge embeddings and vector similarity', { skip: vectorAvailable ?
       assert.deepEqual(theirs[0]!.highlights, []);
 
       const theirVector = fakeEmbedding(textOf({ ...PASSWORD, title: 'Their password page' }), DIMENSIONS);
-      const nearest = await searchVector(t.database.db, w.workspaceId, undefined, MODEL, theirVector, 50);
+      const nearest = await searchVector(t.database.db, w.workspaceId, {}, MODEL, theirVector, 50);
       assert.deepEqual(nearest.map((n) => n.articleId).sort(), [ids.password, ids.profile, ids.shipping].sort());
     });
 

@@ -36,28 +36,34 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * How to start a script of this repository with tsx under the network guard, allowed what this
+ * process is allowed now (for a spawner of its own, such as an MCP client's stdio transport).
+ */
+export function scriptCommand(script: string, args: string[], env: Record<string, string | undefined>) {
+  const merged: Record<string, string> = {};
+  const all = { ...process.env, DATABASE_URL: undefined, PARLEY_ADMIN_TOKEN: undefined, PARLEY_TEST_GUARD_CHILD: '1', PARLEY_TEST_ALLOWED_PORTS: allowedPortsEnv(), ...env };
+  for (const [name, value] of Object.entries(all)) if (value !== undefined) merged[name] = value;
+  return { command: process.execPath, args: ['--import', 'tsx', '--import', guardModule, path.join(repoRoot, script), ...args], cwd: repoRoot, env: merged };
+}
+
+/** Fails the current test with the network-guard violations a spawned process printed in `text`. */
+export function reportViolations(script: string, text: string): void {
+  for (const line of text.split('\n')) if (line.includes(VIOLATION_MARKER)) recordViolation(`in ${script}: ${line}`);
+}
+
+/**
  * Runs a script of this repository with tsx (no build step), capturing stdout and stderr. The
  * process runs under the network guard, allowed what this one is allowed now; a violation it
  * reports fails the current test here.
  */
 export function spawnScript(script: string, args: string[], env: Record<string, string | undefined>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', guardModule, path.join(repoRoot, script), ...args], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: undefined,
-      PARLEY_ADMIN_TOKEN: undefined,
-      PARLEY_TEST_GUARD_CHILD: '1',
-      PARLEY_TEST_ALLOWED_PORTS: allowedPortsEnv(),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const command = scriptCommand(script, args, env);
+  const child = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const collect = (chunk: Buffer) => {
     const part = chunk.toString('utf8');
     text += part;
-    for (const line of part.split('\n')) if (line.includes(VIOLATION_MARKER)) recordViolation(`in ${script}: ${line}`);
+    reportViolations(script, part);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);

@@ -58,6 +58,191 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MCP server: no server-sent stream (405)
+         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
+         *
+         *     No authentication.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * The MCP server (Streamable HTTP)
+         * @description Parley's Model Context Protocol server for AI assistants (docs/mcp.md): tools search_knowledge, get_article, ask_agent, list_conversations, get_conversation, create_article_draft and propose_fix, and the resources parley://articles/{id} (Markdown) and parley://fix-sessions/{id}, in the workspace of the key. Streamable HTTP, stateless: every message is one POST (`Accept: application/json, text/event-stream`), answered with JSON (202 with no body for a notification); no session id. Tools that write need the `write` scope: with a read-only key they answer a tool error (`isError: true`) with the API's 403 message. Tool errors carry the API's message; another workspace's ids read as not found. Errors of the protocol itself (406 without that Accept header) are JSON-RPC error bodies.
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessageInput"] | components["schemas"]["JsonRpcMessageInput"][];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcResponse"];
+                    };
+                };
+                /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this operation requires. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource belongs to a different workspace. */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body larger than the configured limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type not accepted by this route. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * The MCP server: no session to end (405)
+         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
+         *
+         *     No authentication.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -12122,7 +12307,7 @@ export interface paths {
         put?: never;
         /**
          * Search knowledge as an agent would
-         * @description Ranks the live, active articles in active folders (with `botId`: the agent's assigned folders and their descendants) for a question, with the retrieval every answer uses: full-text search in the database over title, questions, keywords and body (weights 3, 3, 2, 1), stemmed English, scored by BM25 per field. When an embedding model is configured and the database has the `vector` extension, vector similarity of embeddings is fused with it (reciprocal rank fusion, k = 60; `score` is then the fused score, and an article found by similarity alone has no highlights). Drafts and inactive articles are never found. Without embeddings, a query of stopwords only finds nothing. 404 when `botId` names no agent of the workspace.
+         * @description Ranks the live, active articles in active folders (with `botId`: the agent's assigned folders and their descendants) for a question, with the retrieval every answer uses: full-text search in the database over title, questions, keywords and body (weights 3, 3, 2, 1), stemmed English, scored by BM25 per field. When an embedding model is configured and the database has the `vector` extension, vector similarity of embeddings is fused with it (reciprocal rank fusion, k = 60; `score` is then the fused score, and an article found by similarity alone has no highlights). Drafts and inactive articles are never found. Without embeddings, a query of stopwords only finds nothing. `folderId` narrows the search to that folder and its subfolders (with `botId`, to those of them the agent answers from). 404 when `botId` names no agent of the workspace, or `folderId` no folder of it.
          *
          *     Scope: `read` (workspace API key).
          */
@@ -12141,6 +12326,11 @@ export interface paths {
                          * @description only the agent's folders (its assigned folders and their descendants)
                          */
                         botId?: string;
+                        /**
+                         * Format: uuid
+                         * @description only this folder and its subfolders
+                         */
+                        folderId?: string;
                         /** @default 10 */
                         limit?: number;
                         /** @description the question, as a customer would ask it */
@@ -18761,6 +18951,60 @@ export interface components {
             userAttributes: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol. */
+        JsonRpcMessage: {
+            /** @description a request's id; absent in a notification */
+            id?: string | number;
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description a request's or notification's method (initialize, tools/list, tools/call, resources/read...) */
+            method?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol. */
+        JsonRpcMessageInput: {
+            /** @description a request's id; absent in a notification */
+            id?: string | number;
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description a request's or notification's method (initialize, tools/list, tools/call, resources/read...) */
+            method?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The JSON-RPC 2.0 answer of a request (a tool error is a result with `isError: true`). */
+        JsonRpcResponse: {
+            error?: {
+                code: number;
+                data?: unknown;
+                message: string;
+            };
+            id: string | number | null;
+            /** @constant */
+            jsonrpc: "2.0";
+            result?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The JSON-RPC 2.0 answer of a request (a tool error is a result with `isError: true`). */
+        JsonRpcResponseInput: {
+            error?: {
+                code: number;
+                data?: unknown;
+                message: string;
+            };
+            id: string | number | null;
+            /** @constant */
+            jsonrpc: "2.0";
+            result?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         KnowledgeJob: {
             completedAt: string | null;

@@ -15,7 +15,15 @@ import {
   metadataSchema,
   successSchema,
 } from './conversations.schemas.js';
-import { deleteInteraction, deleteInteractions, getInteraction, listInteractions, postEvent, releaseInteraction, tagLookup } from './conversations.service.js';
+import {
+  answerEventPresented,
+  deleteInteraction,
+  deleteInteractions,
+  interactionPagePresented,
+  interactionPresented,
+  releaseInteraction,
+  tagLookup,
+} from './conversations.service.js';
 import { evaluateInteraction, getEventMetadata, giveFeedback } from './events.service.js';
 
 const tags = ['Conversations'];
@@ -39,11 +47,7 @@ export function conversationRoutes() {
       rateLimit: 'answer',
       errors: [404],
       response: z.array(eventSchema),
-      handler: async ({ ctx, body }) => {
-        const rows = await postEvent(ctx, body);
-        const lookup = await tagLookup(ctx);
-        return rows.map((r) => presentEvent(r, lookup));
-      },
+      handler: ({ ctx, body }) => answerEventPresented(ctx, body),
     }),
     defineRoute({
       method: 'GET',
@@ -58,11 +62,7 @@ export function conversationRoutes() {
         'filters take a comma list or a repeated parameter.',
       querystring: listInteractionsQuerySchema,
       response: interactionListSchema,
-      handler: async ({ ctx, query }) => {
-        const page = await listInteractions(ctx, query);
-        const lookup = await tagLookup(ctx);
-        return { interactions: page.rows.map((r) => presentInteraction(r, lookup)), hasMore: page.hasMore, nextCursor: page.nextCursor, prevCursor: page.prevCursor };
-      },
+      handler: ({ ctx, query }) => interactionPagePresented(ctx, query),
     }),
     defineRoute({
       method: 'GET',
@@ -74,11 +74,7 @@ export function conversationRoutes() {
       params: idParamsSchema,
       errors: [404],
       response: interactionWithEventsSchema,
-      handler: async ({ ctx, params }) => {
-        const { conversation, events } = await getInteraction(ctx, params.id);
-        const lookup = await tagLookup(ctx);
-        return { ...presentInteraction(conversation, lookup), events: events.map((e) => presentEvent(e, lookup)) };
-      },
+      handler: ({ ctx, params }) => interactionPresented(ctx, params.id),
     }),
     defineRoute({
       method: 'DELETE',

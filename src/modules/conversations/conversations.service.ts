@@ -8,7 +8,7 @@ import { requireAnsweringAgent } from '../agents/index.js';
 import { listTagGroupsWithTags } from '../tags/index.js';
 import { answer, type AnswerOverlay } from './answer/answer.service.js';
 import { withStatusTag } from './answer/tags.stage.js';
-import type { TagLookup } from './conversations.presenter.js';
+import { presentEvent, presentInteraction, type TagLookup } from './conversations.presenter.js';
 import {
   type ConversationRow,
   cursorOf,
@@ -305,6 +305,30 @@ export async function getInteraction(ctx: Ctx, id: string): Promise<{ conversati
   const conversation = await findConversation(ctx.db, ctx.workspaceId, id);
   if (!conversation) throw conversationNotFound();
   return { conversation, events: await listEvents(ctx.db, ctx.workspaceId, id) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// As clients see them (the routes and the MCP tools)
+
+/** Generate Answer: the created events, presented. */
+export async function answerEventPresented(ctx: Ctx, body: GenerateAnswerBody) {
+  const rows = await postEvent(ctx, body);
+  const lookup = await tagLookup(ctx);
+  return rows.map((r) => presentEvent(r, lookup));
+}
+
+/** A page of conversations, presented. */
+export async function interactionPagePresented(ctx: Ctx, query: ListInteractionsQuery) {
+  const page = await listInteractions(ctx, query);
+  const lookup = await tagLookup(ctx);
+  return { interactions: page.rows.map((r) => presentInteraction(r, lookup)), hasMore: page.hasMore, nextCursor: page.nextCursor, prevCursor: page.prevCursor };
+}
+
+/** A conversation with its events, oldest first, presented (404 for an unknown or deleted one). */
+export async function interactionPresented(ctx: Ctx, id: string) {
+  const { conversation, events } = await getInteraction(ctx, id);
+  const lookup = await tagLookup(ctx);
+  return { ...presentInteraction(conversation, lookup), events: events.map((e) => presentEvent(e, lookup)) };
 }
 
 /** Deletes a conversation (hidden at once, purged after the retention); success also for unknown ids, as specified. */

@@ -230,34 +230,43 @@ export interface FolderChoice {
 
 const TITLES_PER_FOLDER = 20;
 
+/** Which folders a search or a job sees: an agent's (assigned and below), a folder's subtree, or both at once. */
+export interface FolderScope {
+  agentId?: string | undefined;
+  folderId?: string | undefined;
+}
+
 /**
  * SQL of the common table expression `scope_folders(id, path, description)`: the folders whose own
  * and every ancestor's `active` is true (an inactive folder hides its whole subtree), each with its
  * path of titles from the top. With an agent, only those of them the agent answers from: its
- * assigned folders and their descendants. Both knowledge search and knowledge generation use it,
- * so what an agent can find and where a job may write agree. Needs `WITH RECURSIVE`.
+ * assigned folders and their descendants; with a folder, only that folder and its descendants (both:
+ * the folders in both). Both knowledge search and knowledge generation use it, so what an agent can
+ * find and where a job may write agree. Needs `WITH RECURSIVE`.
  */
-export function scopeFoldersCte(workspaceId: string, agentId?: string): SQL {
+export function scopeFoldersCte(workspaceId: string, scope: FolderScope = {}): SQL {
+  const { agentId, folderId } = scope;
   const assigned = (column: SQL) =>
     agentId
       ? sql`${column} IN (SELECT folder_id FROM agent_folders WHERE workspace_id = ${workspaceId} AND agent_id = ${agentId})`
       : sql`true`;
+  const within = (column: SQL) => (folderId ? sql`${column} = ${folderId}` : sql`true`);
   return sql`active_tree AS (
-      SELECT f.id, ARRAY[f.title] AS path, f.description, ${assigned(sql`f.id`)} AS in_scope
+      SELECT f.id, ARRAY[f.title] AS path, f.description, ${assigned(sql`f.id`)} AS in_scope, ${within(sql`f.id`)} AS in_folder
       FROM folders f WHERE f.workspace_id = ${workspaceId} AND f.active AND f.parent_folder_id IS NULL
       UNION ALL
-      SELECT c.id, t.path || c.title, c.description, t.in_scope OR ${assigned(sql`c.id`)}
+      SELECT c.id, t.path || c.title, c.description, t.in_scope OR ${assigned(sql`c.id`)}, t.in_folder OR ${within(sql`c.id`)}
       FROM folders c JOIN active_tree t ON c.parent_folder_id = t.id
       WHERE c.workspace_id = ${workspaceId} AND c.active AND cardinality(t.path) < 64
     ),
-    scope_folders AS (SELECT id, path, description FROM active_tree WHERE in_scope)`;
+    scope_folders AS (SELECT id, path, description FROM active_tree WHERE in_scope AND in_folder)`;
 }
 
 /** The folders a job may add an article to (scopeFoldersCte), with the titles of some of their articles (live, or drafts not yet published: a template's drafts say what a folder is for). */
 export async function folderChoices(db: Db, workspaceId: string, agentId?: string): Promise<FolderChoice[]> {
   const rows = await queryRows<{ id: string; path: string[]; description: string; titles: string[] | null }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)}
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, { agentId })}
         SELECT s.id, s.path, s.description,
           (SELECT array_agg(x.title) FROM (
              SELECT a.title FROM ${articles} a

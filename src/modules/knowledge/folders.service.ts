@@ -44,6 +44,11 @@ async function requireFolder(db: Db, workspaceId: string, id: string): Promise<F
   return row;
 }
 
+/** A folder of the workspace, in any state (404 when there is none). */
+export async function getFolder(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, id: string): Promise<FolderRow> {
+  return requireFolder(ctx.db, ctx.workspaceId, id);
+}
+
 export async function createFolder(
   ctx: WorkspaceContext,
   input: { title: string; description: string; parentFolderId?: string | null },

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { queryRows } from '../../db/sql.js';
 import { vectorLiteral } from '../../db/vector.js';
-import { scopeFoldersCte } from './folders.repository.js';
+import { type FolderScope, scopeFoldersCte } from './folders.repository.js';
 
 /**
  * Ranked full-text search over articles, in the database (PGlite and PostgreSQL alike).
@@ -62,12 +62,12 @@ export const MAX_QUERY_TERMS = 32;
 
 /**
  * Lexical ranking of the articles in scope for `query`; the best `limit`, best first. The scope is
- * the workspace's active folders, or the agent's (`agentId`, see scopeFoldersCte).
+ * the workspace's active folders, or the agent's, or a folder's subtree (see scopeFoldersCte).
  */
 export async function searchLexical(
   db: Db,
   workspaceId: string,
-  agentId: string | undefined,
+  scope: FolderScope,
   query: string,
   limit: number,
   overlay: SearchOverlay = NO_OVERLAY,
@@ -82,7 +82,7 @@ export async function searchLexical(
     );
   const rows = await queryRows<{ articleId: string; score: number | string }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, scope)},
       said AS (
         SELECT lexeme FROM unnest(to_tsvector('english', ${query}))
         ORDER BY positions[1], lexeme LIMIT ${MAX_QUERY_TERMS}
@@ -148,7 +148,7 @@ export interface VectorHit {
 export async function searchVector(
   db: Db,
   workspaceId: string,
-  agentId: string | undefined,
+  scope: FolderScope,
   model: string,
   embedding: number[],
   limit: number,
@@ -157,7 +157,7 @@ export async function searchVector(
   const { live, byId } = overlayConditions(overlay);
   const rows = await queryRows<{ articleId: string; distance: number | string | null }>(
     db,
-    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, agentId)},
+    sql`WITH RECURSIVE ${scopeFoldersCte(workspaceId, scope)},
       candidates AS MATERIALIZED (
         SELECT e.article_id, e.embedding
         FROM article_embeddings e

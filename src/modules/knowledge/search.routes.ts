@@ -1,9 +1,7 @@
-import { requireAgent } from '../agents/index.js';
 import { defineRoute } from '../../http/route.js';
-import { iso } from '../../http/schemas.js';
-import type { ArticleOrigin } from './articles.schemas.js';
+import { presentSearchHit } from './search.presenter.js';
 import { searchBodySchema, searchResponseSchema } from './search.schemas.js';
-import { FIELD_WEIGHTS, searchKnowledge } from './search.service.js';
+import { FIELD_WEIGHTS, searchAsClient } from './search.service.js';
 
 export function searchRoutes() {
   return [
@@ -20,32 +18,15 @@ export function searchRoutes() {
         'by BM25 per field. When an embedding model is configured and the database has the `vector` extension, ' +
         'vector similarity of embeddings is fused with it (reciprocal rank fusion, k = 60; `score` is then the ' +
         'fused score, and an article found by similarity alone has no highlights). Drafts and inactive articles ' +
-        'are never found. Without embeddings, a query of stopwords only finds nothing. 404 when `botId` names no ' +
-        'agent of the workspace.',
+        'are never found. Without embeddings, a query of stopwords only finds nothing. `folderId` narrows the search to ' +
+        'that folder and its subfolders (with `botId`, to those of them the agent answers from). 404 when `botId` names ' +
+        'no agent of the workspace, or `folderId` no folder of it.',
       body: searchBodySchema,
       response: searchResponseSchema,
       errors: [404],
       handler: async ({ ctx, body }) => {
-        if (body.botId) await requireAgent(ctx, body.botId);
-        const hits = await searchKnowledge(ctx, { query: body.query, agentId: body.botId, limit: body.limit, highlights: true });
-        return {
-          results: hits.map(({ article, score, highlights }) => ({
-            article: {
-              id: article.id,
-              title: article.title,
-              parentFolderId: article.parentFolderId,
-              questions: article.questions,
-              keywords: article.keywords,
-              escalation: article.escalation,
-              public: article.public,
-              version: article.version,
-              origin: article.origin as ArticleOrigin,
-              updatedAt: iso(article.updatedAt),
-            },
-            score,
-            highlights,
-          })),
-        };
+        const hits = await searchAsClient(ctx, body);
+        return { results: hits.map(presentSearchHit) };
       },
     }),
   ];

@@ -8,6 +8,7 @@ export const searchBodySchema = z
   .object({
     query: z.string().trim().min(1).max(2000).describe('the question, as a customer would ask it'),
     botId: uuidSchema.optional().describe("only the agent's folders (its assigned folders and their descendants)"),
+    folderId: uuidSchema.optional().describe('only this folder and its subfolders'),
     limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(10),
   })
   .strict()

@@ -1,8 +1,11 @@
 import type { WorkspaceContext } from '../../context.js';
+import { requireAgent } from '../agents/index.js';
 import { concurrentQueries } from '../../db/database.js';
 import { isStorableVector } from '../../db/vector.js';
 import { queryExpansion } from '../../text/thesaurus.js';
 import { type ArticleRow, findArticlesByIds } from './articles.repository.js';
+import type { FolderScope } from './folders.repository.js';
+import { getFolder } from './folders.service.js';
 import { capText, embeddingsEnabled } from './embeddings.js';
 import { FIELD_WEIGHTS, type Highlight, highlights as findHighlights, NO_OVERLAY, type SearchOverlay, searchLexical, searchVector } from './search.repository.js';
 
@@ -11,7 +14,9 @@ export { FIELD_WEIGHTS, type SearchOverlay };
 export interface KnowledgeSearch {
   query: string;
   /** Search the agent's folders only. The caller checks that the agent exists. */
-  agentId?: string;
+  agentId?: string | undefined;
+  /** Search this folder and its subfolders only (with `agentId`: those of them the agent sees). */
+  folderId?: string | undefined;
   limit: number;
   /** Compute highlights (the search route does; jobs that only rank need not). */
   highlights?: boolean;
@@ -59,16 +64,17 @@ interface Ranked {
 export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch): Promise<KnowledgeHit[]> {
   const overlay = input.overlay ?? NO_OVERLAY;
   const expansion = input.synonyms ? queryExpansion(input.query) : '';
+  const scope = { agentId: input.agentId, folderId: input.folderId };
   let ranked: Ranked[];
   if (embeddingsEnabled(ctx.config, ctx.db)) {
     const depth = Math.max(4 * input.limit, FUSION_DEPTH_MIN);
     const [lexical, nearest] = await concurrentQueries(ctx.db, [
-      () => searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, depth, overlay, expansion),
-      () => nearestArticles(ctx, input.agentId, input.query, depth, overlay),
+      () => searchLexical(ctx.db, ctx.workspaceId, scope, input.query, depth, overlay, expansion),
+      () => nearestArticles(ctx, scope, input.query, depth, overlay),
     ]);
     ranked = nearest ? fuse(lexical, nearest).slice(0, input.limit) : lexicalScores(lexical.slice(0, input.limit));
   } else {
-    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, input.agentId, input.query, input.limit, overlay, expansion));
+    ranked = lexicalScores(await searchLexical(ctx.db, ctx.workspaceId, scope, input.query, input.limit, overlay, expansion));
   }
   if (ranked.length === 0) return [];
   const ids = ranked.map((h) => h.articleId);
@@ -83,6 +89,24 @@ export async function searchKnowledge(ctx: SearchContext, input: KnowledgeSearch
   });
 }
 
+/** A search as a client asks for it: the query, the agent and folder it is narrowed to, how many hits. */
+export interface ClientSearch {
+  query: string;
+  botId?: string | undefined;
+  folderId?: string | undefined;
+  limit: number;
+}
+
+/**
+ * The search route's and the MCP tool's search: 404 for an agent or a folder the workspace does not
+ * have, then the ranking with highlights.
+ */
+export async function searchAsClient(ctx: WorkspaceContext, search: ClientSearch): Promise<KnowledgeHit[]> {
+  if (search.botId) await requireAgent(ctx, search.botId);
+  if (search.folderId) await getFolder(ctx, search.folderId);
+  return searchKnowledge(ctx, { query: search.query, agentId: search.botId, folderId: search.folderId, limit: search.limit, highlights: true });
+}
+
 function lexicalScores(hits: Ranked[]): Ranked[] {
   return hits.map((h) => ({ articleId: h.articleId, score: Math.round(h.score * 10_000) / 10_000 }));
 }
@@ -91,7 +115,7 @@ function lexicalScores(hits: Ranked[]): Ranked[] {
  * The articles nearest to the query's embedding, best first; undefined (and a warning) when the
  * query cannot be embedded or compared, so the search answers by full-text search alone.
  */
-async function nearestArticles(ctx: SearchContext, agentId: string | undefined, query: string, depth: number, overlay: SearchOverlay): Promise<string[] | undefined> {
+async function nearestArticles(ctx: SearchContext, scope: FolderScope, query: string, depth: number, overlay: SearchOverlay): Promise<string[] | undefined> {
   const provider = ctx.llm;
   const model = ctx.config.llm.embeddingModel;
   if (!provider.embed || !model) return undefined;
@@ -104,7 +128,7 @@ async function nearestArticles(ctx: SearchContext, agentId: string | undefined, 
       ctx.log.warn({ dimensions: embedding?.length }, 'the query embedding is unusable; knowledge search uses full-text search only');
       return undefined;
     }
-    const hits = await searchVector(ctx.db, ctx.workspaceId, agentId, model, embedding, depth, overlay);
+    const hits = await searchVector(ctx.db, ctx.workspaceId, scope, model, embedding, depth, overlay);
     return hits.map((h) => h.articleId);
   } catch (error) {
     ctx.log.warn({ err: error }, 'vector similarity failed for this query; knowledge search uses full-text search only');

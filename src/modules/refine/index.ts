@@ -1,3 +1,4 @@
 export { refineJobs } from './refine.jobs.js';
 export { refineRoutes } from './refine.routes.js';
-export { iterationDraftIds, publishedFixes } from './refine.service.js';
+export { createIteration, getSession, iterationDraftIds, publishedFixes } from './refine.service.js';
+export { createIterationBodySchema, fixSessionSchema, ITERATION_STATUSES, RUNNING_STATUSES } from './refine.schemas.js';
