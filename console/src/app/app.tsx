@@ -38,6 +38,7 @@ const GuardrailsPage = page('guardrails');
 const ConnectionsPage = page('connections');
 const AnalyticsPage = page('analytics');
 const WebhooksPage = page('webhooks');
+const TestsPage = page('tests');
 
 // A key kept in this tab: the page the URL opens is fetched while the key is verified.
 if (hasKeptKey()) preloadCurrentPage();
@@ -135,6 +136,9 @@ function Guarded() {
           </Route>
           <Route path="/analytics" nest>
             <AnalyticsPage />
+          </Route>
+          <Route path="/tests" nest>
+            <TestsPage />
           </Route>
           <Route path="/webhooks" nest>
             <WebhooksPage />

@@ -13,6 +13,7 @@ const PAGES = [
   { path: '/try', label: 'Try the agent' },
   { path: '/agents', label: 'Agents' },
   { path: '/rules', label: 'Rules' },
+  { path: '/tests', label: 'Tests' },
   { path: '/reply-rules', label: 'Reply rules' },
   { path: '/actions', label: 'Actions' },
   { path: '/tags', label: 'Tags' },

@@ -21,6 +21,7 @@ const IMPORTERS = {
   connections: () => import('../features/connections/routes'),
   analytics: () => import('../features/analytics/routes'),
   webhooks: () => import('../features/webhooks/routes'),
+  tests: () => import('../features/testing/routes'),
 } satisfies Record<string, () => Promise<PageModule>>;
 
 export type PageName = keyof typeof IMPORTERS;

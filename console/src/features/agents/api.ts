@@ -88,10 +88,13 @@ export const useSavePromptDraft = () =>
     call(api.PUT('/v2/bots/{id}/hc-prompt/drafts/{draftId}/public', { params: { path: { id: agentId, draftId } }, body: { ...prompts, note } })),
   );
 
-/** Publishes a draft as the agent's next version; 409 when a version was saved since, unless overwrite. */
+/**
+ * Publishes a draft as the agent's next version; 409 when a version was saved since, unless
+ * overwrite, and when the test gate finds cases it breaks, unless force.
+ */
 export const usePublishPromptDraft = () =>
-  useAgentMutation(({ agentId, draftId, overwrite }: { agentId: string; draftId: string; overwrite: boolean }) =>
-    call(api.POST('/v2/bots/{id}/hc-prompt/drafts/{draftId}/publish/public', { params: { path: { id: agentId, draftId } }, body: { overwrite } })),
+  useAgentMutation(({ agentId, draftId, overwrite, force = false }: { agentId: string; draftId: string; overwrite: boolean; force?: boolean }) =>
+    call(api.POST('/v2/bots/{id}/hc-prompt/drafts/{draftId}/publish/public', { params: { path: { id: agentId, draftId } }, body: { overwrite, force } })),
   );
 
 export const useDiscardPromptDraft = () =>

@@ -147,8 +147,8 @@ export const useCreateDraft = () =>
   );
 
 export const usePublishDraft = () =>
-  useKnowledgeMutation(({ id, overwrite }: { id: string; overwrite: boolean }) =>
-    call(api.POST('/v2/hc-articles/{id}/publish/public', { params: { path: { id } }, body: { overwrite } })),
+  useKnowledgeMutation(({ id, overwrite, force = false }: { id: string; overwrite: boolean; force?: boolean }) =>
+    call(api.POST('/v2/hc-articles/{id}/publish/public', { params: { path: { id } }, body: { overwrite, force } })),
   );
 
 export const useRevertArticle = () =>

@@ -105,8 +105,8 @@ export function useUpdateRule() {
 export const useDeleteRule = () => useRuleMutation((id: string) => call(api.DELETE('/v2/hc-rules/{id}/public', { params: { path: { id } } })));
 
 export const usePublishRule = () =>
-  useRuleMutation(({ id, botIds, acceptWarnings }: { id: string; botIds: string[]; acceptWarnings: boolean }) =>
-    call(api.POST('/v2/hc-rules/{id}/publish/public', { params: { path: { id } }, body: { botIds, acceptWarnings } })),
+  useRuleMutation(({ id, botIds, acceptWarnings, force = false }: { id: string; botIds: string[]; acceptWarnings: boolean; force?: boolean }) =>
+    call(api.POST('/v2/hc-rules/{id}/publish/public', { params: { path: { id } }, body: { botIds, acceptWarnings, force } })),
   );
 
 export const useRestoreVersion = () =>

@@ -48,7 +48,10 @@ export function AgentPage({ id }: { id: string }) {
   return (
     <Stack>
       <BackLink href="/" label="the agents" />
-      <Link href={`~/console/analytics/${agent.id}`}>Analytics of this agent</Link>
+      <Group gap="md">
+        <Link href={`~/console/analytics/${agent.id}`}>Analytics of this agent</Link>
+        <Link href={`~/console/tests/${agent.id}`}>Tests of this agent</Link>
+      </Group>
       <Group justify="space-between" align="start">
         <Title order={1} size="h2">
           {agent.name}

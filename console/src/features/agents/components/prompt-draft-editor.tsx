@@ -4,6 +4,7 @@
 import { Button, Checkbox, Fieldset, Group, Select, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError } from '../../../api/client';
+import { GateRefusal, isGateRefusal } from '../../../components/gate-refusal';
 import { ErrorState } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useSession } from '../../../app/session';
@@ -54,12 +55,13 @@ function SectionFields({ prompt, section, onChange, onRemove }: { prompt: string
 function Publish({ draft, onDone }: { draft: PromptDraft; onDone(message: string): void }) {
   const publish = usePublishPromptDraft();
   const discard = useDiscardPromptDraft();
-  const stale = publish.error instanceof ApiError && publish.error.status === 409;
+  const gated = isGateRefusal(publish.error);
+  const stale = publish.error instanceof ApiError && publish.error.status === 409 && !gated;
   // The editor unmounts as soon as the refreshed list no longer holds the draft, before mutate's own
   // callbacks would run; the promise settles regardless (a failure is shown from the mutation's state).
-  const run = (overwrite: boolean) =>
+  const run = (overwrite: boolean, force = false) =>
     publish
-      .mutateAsync({ agentId: draft.botId, draftId: draft.id, overwrite })
+      .mutateAsync({ agentId: draft.botId, draftId: draft.id, overwrite, force })
       .then((live) => onDone(`The draft was published as version ${live.version}.`))
       .catch(() => undefined);
   return (
@@ -82,7 +84,8 @@ function Publish({ draft, onDone }: { draft: PromptDraft; onDone(message: string
           Discard draft
         </WriteButton>
       </Group>
-      {publish.error && <ErrorState error={publish.error} title={stale ? 'A version was saved since this draft was made' : 'The draft was not published'} />}
+      <GateRefusal error={publish.error} pending={publish.isPending} onForce={() => run(publish.variables?.overwrite ?? false, true)} />
+      {publish.error && !gated && <ErrorState error={publish.error} title={stale ? 'A version was saved since this draft was made' : 'The draft was not published'} />}
       {discard.error && <ErrorState error={discard.error} title="The draft was not discarded" />}
     </Stack>
   );

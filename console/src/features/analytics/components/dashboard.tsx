@@ -1,8 +1,9 @@
 // One agent's analytics dashboard: the agent picker, the window and filters (kept in the address),
 // then the cards, the daily charts, the heatmap and the breakdowns, all from one call of the route.
-import { Badge, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { AgentSelect } from '../../../components/agent-select';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { useAgents } from '../../agents/api';
 import { useAnalytics } from '../api';
@@ -53,15 +54,7 @@ export function Dashboard({ agentId }: { agentId: string | undefined }) {
         <Title order={1} size="h3">
           Analytics
         </Title>
-        <Select
-          label="Agent"
-          data={(agents.data ?? []).map((a) => ({ value: a.id, label: a.name }))}
-          value={shownId ?? null}
-          allowDeselect={false}
-          searchable
-          w={260}
-          onChange={(id) => id && go(id, forAnotherAgent(state))}
-        />
+        <AgentSelect agents={agents.data} value={shownId} onChange={(id) => go(id, forAnotherAgent(state))} />
       </Group>
       <Group align="end" justify="space-between">
         <WindowControls state={state} onChange={(next) => shownId && go(shownId, next)} />

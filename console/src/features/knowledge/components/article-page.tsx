@@ -7,6 +7,7 @@ import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../../api/client';
 import { DiffView } from '../../../components/diff-view';
 import { Markdown } from '../../../components/markdown';
+import { GateRefusal, isGateRefusal } from '../../../components/gate-refusal';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { type Article, type ArticleContent, contentOf, useArticle, useCreateDraft, useMoveArticle, usePublishDraft, useTree, useUpdateArticle } from '../api';
@@ -147,13 +148,14 @@ function ArticleFolder({ article }: { article: Article }) {
 function Publish({ draft }: { draft: Article }) {
   const publish = usePublishDraft();
   const [, navigate] = useLocation();
-  const stale = publish.error instanceof ApiError && publish.error.status === 409;
+  const gated = isGateRefusal(publish.error);
+  const stale = publish.error instanceof ApiError && publish.error.status === 409 && !gated;
   // The draft's page re-renders as a published draft (without this component) once the refreshed
   // article arrives, which may be before mutate's own callbacks would run; the promise settles
   // regardless (a failure is shown from the mutation's state).
-  const run = (overwrite: boolean) =>
+  const run = (overwrite: boolean, force = false) =>
     publish
-      .mutateAsync({ id: draft.id, overwrite })
+      .mutateAsync({ id: draft.id, overwrite, force })
       .then((live) => navigate(`/articles/${live.id}`))
       .catch(() => undefined);
   return (
@@ -168,7 +170,8 @@ function Publish({ draft }: { draft: Article }) {
           </WriteButton>
         )}
       </Group>
-      {publish.error && <ErrorState error={publish.error} title={stale ? 'The live article changed since this draft was made' : 'The draft was not published'} />}
+      <GateRefusal error={publish.error} pending={publish.isPending} onForce={() => run(publish.variables?.overwrite ?? false, true)} />
+      {publish.error && !gated && <ErrorState error={publish.error} title={stale ? 'The live article changed since this draft was made' : 'The draft was not published'} />}
     </Stack>
   );
 }

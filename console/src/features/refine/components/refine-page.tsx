@@ -3,6 +3,7 @@
 import { Badge, Group, List, Stack, Text, Textarea, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { BackLink } from '../../../components/back-link';
+import { GateRefusal, isGateRefusal } from '../../../components/gate-refusal';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useConversation } from '../../conversations/api';
@@ -66,7 +67,8 @@ function SessionActions({ session }: { session: RefineSession }) {
           Close the session
         </WriteButton>
       </Group>
-      {publish.error && <ErrorState error={publish.error} title="Nothing was published" />}
+      {latest && <GateRefusal error={publish.error} pending={publish.isPending} onForce={() => publish.mutate({ sessionId: session.id, iterationId: latest.id, force: true })} />}
+      {publish.error && !isGateRefusal(publish.error) && <ErrorState error={publish.error} title="Nothing was published" />}
       {close.error && <ErrorState error={close.error} title="The session was not closed" />}
     </Stack>
   );

@@ -4,6 +4,7 @@
 import { Alert, Button, Checkbox, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError } from '../../../api/client';
+import { GateRefusal, isGateRefusal } from '../../../components/gate-refusal';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { WriteButton } from '../../../components/write-button';
 import { useAgents } from '../../agents/api';
@@ -17,8 +18,9 @@ export function RuleAgents({ rule }: { rule: Rule }) {
   if (agents.isPending) return <Loading label="Loading agents…" />;
   if (agents.error) return <ErrorState error={agents.error} title="The agents could not be loaded" />;
   if (agents.data.length === 0) return <Empty>The workspace has no agents yet: create one on the Agents page.</Empty>;
-  const refused = publish.error instanceof ApiError && publish.error.status === 409 ? publish.error : null;
-  const send = (acceptWarnings: boolean) => publish.mutate({ id: rule.id, botIds: picked, acceptWarnings });
+  const gated = isGateRefusal(publish.error);
+  const refused = publish.error instanceof ApiError && publish.error.status === 409 && !gated ? publish.error : null;
+  const send = (acceptWarnings: boolean, force = false) => publish.mutate({ id: rule.id, botIds: picked, acceptWarnings, force });
   return (
     <Stack>
       <Checkbox.Group label={rule.isDraft ? 'Publish to these agents' : 'Agents this rule applies to'} value={picked} onChange={setPicked}>
@@ -41,7 +43,8 @@ export function RuleAgents({ rule }: { rule: Rule }) {
               </Button>
             </Alert>
           )}
-          {publish.error && !refused && <ErrorState error={publish.error} title="The rule was not published" />}
+          <GateRefusal error={publish.error} pending={publish.isPending} onForce={() => send(publish.variables?.acceptWarnings ?? false, true)} />
+          {publish.error && !refused && !gated && <ErrorState error={publish.error} title="The rule was not published" />}
         </>
       ) : (
         <>
