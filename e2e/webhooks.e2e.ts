@@ -63,7 +63,7 @@ test('an endpoint is created with its secret shown once, tested, redelivered, ed
   const form = page.getByRole('region', { name: 'New endpoint' });
   await form.getByRole('textbox', { name: 'Endpoint URL' }).fill(receiver.url);
   const events = form.getByRole('group', { name: 'Events' });
-  await expect(events.getByRole('checkbox'), 'a checkbox per event type of the API').toHaveCount(9);
+  await expect(events.getByRole('checkbox'), 'a checkbox per event type of the API').toHaveCount(10);
   await events.getByRole('checkbox', { name: /^conversation\.escalated/ }).check();
   await events.getByRole('checkbox', { name: /^source\.failed/ }).check();
   await form.getByRole('textbox', { name: 'Description' }).fill('Escalations to the on-call channel');
