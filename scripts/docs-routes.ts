@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getTableName, is, Table } from 'drizzle-orm';
 import ts from 'typescript';
 import * as schema from '../src/db/schema/index.js';
+import { operationIdOf } from '../src/http/operation-ids.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
@@ -265,7 +266,8 @@ function renderRoutes(rows: RouteRow[]): string {
     `Every route the API serves: ${rows.length} routes in ${modules.length} modules. Each path is written as the docs and ` +
       `${code('/openapi.json')} write it (${code('{id}')}) and as the code declares it (${code(':id')}), so a search for either finds its row. ` +
       `Scope: ${code('read')} or ${code('write')} is the workspace API key's scope, ${code('visitor')} a widget key (${code('pk_...')}) from an allowed origin, ${code('admin')} the operator's admin token, ` +
-      `${code('none')} no authentication. What the names in the paths mean, and what the code calls them, is in [glossary.md](glossary.md).`,
+      `${code('none')} no authentication. The operationId is a generated client's name for the operation ([openapi.md](openapi.md)). ` +
+      `What the names in the paths mean, and what the code calls them, is in [glossary.md](glossary.md).`,
     '',
     ...table(
       ['Module', 'Routes', 'Doc page'],
@@ -281,10 +283,19 @@ function renderRoutes(rows: RouteRow[]): string {
       `## ${module}`,
       '',
       ...table(
-        ['Method', 'Path', 'Code path', 'Scope', 'Module', 'Declared at', 'Doc page'],
+        ['Method', 'Path', 'Code path', 'operationId', 'Scope', 'Module', 'Declared at', 'Doc page'],
         rows
           .filter((r) => r.module === module)
-          .map((r) => [r.method, code(r.docsPath), code(r.url), r.auth, moduleLabel(r.module), `[${r.file}:${r.line}](../${r.file}#L${r.line})`, pageLink(r.docPage)]),
+          .map((r) => [
+            r.method,
+            code(r.docsPath),
+            code(r.url),
+            code(operationIdOf(r.method, r.url)),
+            r.auth,
+            moduleLabel(r.module),
+            `[${r.file}:${r.line}](../${r.file}#L${r.line})`,
+            pageLink(r.docPage),
+          ]),
       ),
     );
   }

@@ -7,7 +7,7 @@
 // last and hold the whole run. test/support/run-tests.mjs runs them (node --test would sort them).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,9 +51,19 @@ const concurrency = process.env.PARLEY_TEST_CONCURRENCY ?? '2';
 // Every test file's process runs under the network guard (test/support/network-guard.ts).
 const guard = pathToFileURL(path.join(root, 'test', 'support', 'network-guard.ts')).href;
 const runner = path.join(root, 'test', 'support', 'run-tests.mjs');
+// PARLEY_TEST_VALIDATE_RESPONSES=1: each test app checks its answers against its /openapi.json
+// (test/support/response-validation.ts); each test process adds its counts to this file.
+const validating = process.env.PARLEY_TEST_VALIDATE_RESPONSES === '1';
+const report = path.join(os.tmpdir(), `parley-test-validation-${process.pid}.txt`);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', guard, ...flags, runner, concurrency, pattern, ...files], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, PARLEY_TEST_RUNNER: '1', PARLEY_TEST_TIMINGS_FILE: timingsFile },
+  env: { ...process.env, PARLEY_TEST_RUNNER: '1', PARLEY_TEST_TIMINGS_FILE: timingsFile, ...(validating ? { PARLEY_TEST_VALIDATION_REPORT: report } : {}) },
 });
+if (validating) {
+  const lines = existsSync(report) ? readFileSync(report, 'utf8').trim().split('\n').filter(Boolean) : [];
+  const [validated, skipped] = lines.reduce(([v, s], line) => line.split(' ').map(Number).map((n, i) => n + [v, s][i]), [0, 0]);
+  process.stdout.write(`# answers validated against /openapi.json: ${validated} (${skipped} of routes it leaves out skipped)\n`);
+  rmSync(report, { force: true });
+}
 process.exit(result.status ?? 1);

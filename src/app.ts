@@ -31,7 +31,7 @@ import { tagRoutes } from './modules/tags/index.js';
 import { stepRoutes, toolRoutes } from './modules/tools/index.js';
 import { registerWidgetCors, visitorRateLimit, visitorRoutes, VisitorStreams, widgetKeyRoutes } from './modules/widget/index.js';
 import { workspaceRoutes } from './modules/workspaces/index.js';
-import { version } from './version.js';
+import { license, version } from './version.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The longest path parameter the router takes (Fastify's default); longer is a 414. */
@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = new Metrics(queue);
   metrics.register(app);
-  await registerOpenApi(app, version);
+  await registerOpenApi(app, { version, license, publicUrl: config.publicUrl });
 
   // Before authentication: a visitor's 401, 403 and 429 carry CORS headers; preflights need no key.
   await registerWidgetCors(app, deps.ports.db);

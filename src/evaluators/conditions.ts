@@ -100,8 +100,14 @@ const groupSchema = z
     });
   });
 
+/** One condition group, `ConditionGroup` in the OpenAPI document (reply rules answer their conditions as these). */
+export const conditionGroupSchema = groupSchema.meta({
+  id: 'ConditionGroup',
+  description: 'Holds when all its predicates hold (docs/rules.md "Conditions").',
+});
+
 /** An array of condition groups: the whole holds when any group holds; a group when all its predicates hold. */
-export const conditionGroupsSchema = z.array(groupSchema).max(CONDITION_LIMITS.groups);
+export const conditionGroupsSchema = z.array(conditionGroupSchema).max(CONDITION_LIMITS.groups);
 
 // ---------------------------------------------------------------------------------------------
 // Save-time checks of the right-hand value

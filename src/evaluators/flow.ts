@@ -108,7 +108,7 @@ const conditionNode = z.strictObject({
 const toolNode = z.strictObject({
   id,
   type: z.literal('tool'),
-  toolId: z.uuid().transform((v) => v.toLowerCase()),
+  toolId: z.uuid().overwrite((v) => v.toLowerCase()),
   inputs: z.record(fieldName, z.union([z.string().max(FLOW_LIMITS.text), z.number(), z.boolean(), z.null()])).default({}),
   onSuccess: child(),
   onFailure: child(),
@@ -118,7 +118,7 @@ const tagNode = z.strictObject({
   id,
   type: z.literal('tag'),
   tagIds: z
-    .array(z.uuid().transform((v) => v.toLowerCase()))
+    .array(z.uuid().overwrite((v) => v.toLowerCase()))
     .min(1)
     .max(20),
   next: child(),
@@ -126,8 +126,12 @@ const tagNode = z.strictObject({
 const escalateNode = z.strictObject({ id, type: z.literal('escalate'), reason: z.enum(FLOW_ESCALATION_REASONS).default('rule_escalation'), message: text.optional() });
 const endNode = z.strictObject({ id, type: z.literal('end'), message: text.optional() });
 
-const nodeUnion = z.discriminatedUnion('type', [messageNode, collectNode, conditionNode, toolNode, tagNode, escalateNode, endNode]);
-const flowNodeSchema: z.ZodType<FlowNode> = nodeUnion as unknown as z.ZodType<FlowNode>;
+// `FlowNode` in the OpenAPI document: rules' `flowConfig` is documented as this (uuids lower-cased
+// with `overwrite`, which keeps the answered type a uuid string in the document).
+const nodeUnion = z
+  .discriminatedUnion('type', [messageNode, collectNode, conditionNode, toolNode, tagNode, escalateNode, endNode])
+  .meta({ id: 'FlowNode', description: 'A node of a rule flow (docs/rules.md): the nodes that follow it nest inside it (`next`, `then`, `else`, `onSuccess`, `onFailure`).' });
+export const flowNodeSchema: z.ZodType<FlowNode> = nodeUnion as unknown as z.ZodType<FlowNode>;
 
 /**
  * Size of a raw flow before it is parsed, walked without recursion (a deeply nested body cannot

@@ -36,6 +36,22 @@ export const guardrailConfigSchemas = {
   required_citation: z.strictObject({}),
 } as const;
 
+/** Any kind's config, `GuardrailConfig` in the OpenAPI document: a guardrail answers its config as one of these. */
+export const guardrailConfigSchema = z
+  .union([
+    guardrailConfigSchemas.blocked_topics,
+    guardrailConfigSchemas.blocked_phrases,
+    guardrailConfigSchemas.pii_redaction,
+    guardrailConfigSchemas.answer_length,
+    guardrailConfigSchemas.required_citation,
+  ])
+  .meta({
+    id: 'GuardrailConfig',
+    description:
+      'The config of the guardrail\'s kind: blocked_topics `{ topics }`, blocked_phrases `{ phrases, caseSensitive }`, ' +
+      'pii_redaction `{ types }`, answer_length `{ maxCharacters }`, required_citation `{}`.',
+  });
+
 const base = {
   name: z.string().trim().min(1).max(200),
   stage: z.enum(GUARDRAIL_STAGES),

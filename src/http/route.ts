@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponseSerializationError, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { safeParse, type z } from 'zod';
+import { safeParse, z } from 'zod';
 import { contextForRequest, type ProcessContext, type WorkspaceContext } from '../context.js';
 import { AppError, errorBodySchema } from './errors.js';
+import { FACTS_KEY, type RouteFacts } from './openapi-document.js';
+import { operationIdOf } from './operation-ids.js';
 import type { AppDeps } from './deps.js';
 import { readUpload, type Upload, type UploadDeclaration, uploadJsonSchema } from './multipart.js';
 import type { RateLimitBudget } from './rate-limit.js';
@@ -47,10 +49,11 @@ export interface RouteDeclaration<
   status?: number;
   response: R;
   /**
-   * Content type of a non-JSON success answer (metrics, files). A handler returning a Buffer is sent
-   * as is; it may set a more exact Content-Type itself.
+   * Content type of a non-JSON success answer (metrics, files), or the types it may have (the first
+   * is the default). A handler returning a Buffer is sent as is; it may set a more exact Content-Type
+   * itself, one of these.
    */
-  produces?: string;
+  produces?: string | readonly string[];
   /** Statuses this route answers besides the ones every route of its kind can (documented). */
   errors?: number[];
   /**
@@ -102,12 +105,24 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Not ready.',
 };
 
+/**
+ * The body of a POST, PUT or PATCH route that declares none: nothing, or an empty JSON object (what
+ * clients of such routes send), documented as such; anything else is a 400 naming the key.
+ */
+const EMPTY_BODY = z.strictObject({}).nullish(); // Fastify gives null for a request without a body
+
+function bodyOf(route: RouteDeclaration): z.ZodType | undefined {
+  if (route.body || route.upload) return route.body;
+  return route.method === 'GET' || route.method === 'DELETE' ? undefined : EMPTY_BODY;
+}
+
 function documentedErrors(route: RouteDeclaration): number[] {
   const statuses = new Set<number>(route.errors ?? []);
+  const body = bodyOf(route);
   if (route.auth !== 'none') [401, 429].forEach((s) => statuses.add(s));
   if (route.auth === 'read' || route.auth === 'write' || route.auth === 'visitor') statuses.add(403);
-  if (route.body || route.querystring || route.params) statuses.add(400);
-  if (route.body || route.upload) [413, 415].forEach((s) => statuses.add(s));
+  if (body || route.querystring || route.params) statuses.add(400);
+  if (body || route.upload) [413, 415].forEach((s) => statuses.add(s));
   if (route.upload) statuses.add(400);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
@@ -204,6 +219,9 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
     const consumes = route.upload ? 'multipart' : 'json';
+    const body = bodyOf(route);
+    const produces = typeof route.produces === 'string' ? [route.produces] : route.produces;
+    const facts: RouteFacts = { rateLimited: route.rateLimit !== false, emptyBody: body === EMPTY_BODY };
     const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
     for (const status of documentedErrors(route)) {
       responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
@@ -215,26 +233,29 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       ...(route.auth === 'visitor' ? { logSerializers: VISITOR_LOG_SERIALIZERS } : {}),
       serializerCompiler: route.serializer === 'presenter' ? presenterSerializerCompiler : responseSerializerCompiler,
       schema: {
+        operationId: operationIdOf(route.method, route.url),
         summary: route.summary,
         description: describe(route),
         tags: route.tags,
         hide: route.hidden,
-        ...(route.auth === 'read' || route.auth === 'write'
-          ? { security: [{ apiKey: [] }] }
-          : route.auth === 'visitor'
-            ? { security: [{ widgetKey: [] }] }
-            : route.auth === 'admin'
-            ? { security: [{ adminToken: [] }] }
-            : {}),
-        ...(route.body ? { body: route.body, consumes: ['application/json'] } : {}),
+        security:
+          route.auth === 'read' || route.auth === 'write'
+            ? [{ apiKey: [] }]
+            : route.auth === 'visitor'
+              ? [{ widgetKey: [] }]
+              : route.auth === 'admin'
+                ? [{ adminToken: [] }]
+                : [],
+        [FACTS_KEY]: facts,
+        ...(body ? { body, consumes: ['application/json'] } : {}),
         ...(route.upload ? { [UPLOAD_BODY_KEY]: uploadJsonSchema(route.upload), consumes: ['multipart/form-data'] } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.params ? { params: route.params } : {}),
-        ...(route.produces ? { produces: [route.produces] } : {}),
+        ...(produces ? { produces } : {}),
         response: responses,
       },
       preParsing: async (request, _reply, payload) => {
-        if ((route.body || route.upload) && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
+        if ((body || route.upload) && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
           const expected = consumes === 'json' ? 'application/json' : 'multipart/form-data';
           throw new AppError('unsupported_media_type', `Content-Type must be ${expected}`);
         }
@@ -254,7 +275,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         });
         reply.code(route.status ?? 200);
         // A handler may name the exact type of what it sends (a stored file); `produces` is the default.
-        if (route.produces && !reply.hasHeader('content-type')) reply.type(route.produces);
+        if (produces && !reply.hasHeader('content-type')) reply.type(produces[0]!);
         return result;
       },
     });

@@ -25,3 +25,19 @@ export function iso(date: Date | null): string | null {
 export const queryBooleanSchema = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** The zod metadata key that documents a field as a component (src/http/openapi-document.ts). */
+export const SHAPE_KEY = 'x-parley-shape';
+
+/**
+ * `schema`, checked and sent as before, documented in OpenAPI as the component `shape` (a zod schema
+ * with `.meta({ id })`): for JSON that Parley stores or passes on as it is (a rule's flow, a reply
+ * rule's conditions) whose shape the specification fixes, while the runtime schema stays the loose
+ * one that never rewrites a stored value. The test mode that checks every answer of the suite
+ * against the document (docs/openapi.md) keeps the two in step.
+ */
+export function documentedAs<T extends z.ZodType>(schema: T, shape: z.ZodType): T {
+  const id = z.globalRegistry.get(shape)?.id;
+  if (!id) throw new Error('documentedAs: give the shape an id with .meta({ id })');
+  return schema.meta({ [SHAPE_KEY]: id }) as T;
+}

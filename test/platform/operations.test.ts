@@ -10,11 +10,12 @@ interface OpenApiOperation {
   summary?: string;
   description?: string;
   security?: unknown[];
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  responses: Record<string, { $ref?: string; description?: string; content?: Record<string, { schema?: unknown }> }>;
 }
 interface OpenApi {
   openapi: string;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { responses: Record<string, { description?: string }> };
 }
 
 describe('operations endpoints', () => {
@@ -184,17 +185,18 @@ describe('operations endpoints', () => {
         assert.ok(op?.summary, `${method} ${route} has a summary`);
         assert.ok(op.responses['500'], `${method} ${route} documents 500`);
         for (const [status, response] of Object.entries(op.responses)) {
-          assert.ok(response.description, `${method} ${route} ${status} has a description`);
+          const resolved = response.$ref ? res.body.components.responses[response.$ref.split('/').pop()!] : response;
+          assert.ok(resolved?.description, `${method} ${route} ${status} has a description`);
         }
       }
     }
     const get = res.body.paths['/v2/workspace/public']?.get;
     assert.match(get?.description ?? '', /Scope: `read`/);
     assert.deepEqual(get?.security, [{ apiKey: [] }]);
-    assert.deepEqual(Object.keys(get?.responses ?? {}).sort(), ['200', '401', '403', '429', '500']);
+    assert.deepEqual(Object.keys(get?.responses ?? {}).sort(), ['200', '401', '403', '417', '429', '500']);
     const patch = res.body.paths['/v2/workspace/public']?.patch;
     assert.match(patch?.description ?? '', /Scope: `write`/);
-    assert.deepEqual(Object.keys(patch?.responses ?? {}).sort(), ['200', '400', '401', '403', '413', '415', '429', '500']);
+    assert.deepEqual(Object.keys(patch?.responses ?? {}).sort(), ['200', '400', '401', '403', '413', '415', '417', '429', '500']);
     assert.match(JSON.stringify(patch), /"example":\{"name":"Support EU"\}/);
     const createKey = res.body.paths['/v2/admin/workspaces/{id}/api-keys']?.post;
     assert.deepEqual(createKey?.security, [{ adminToken: [] }]);

@@ -21,6 +21,7 @@ import { jobRegistry } from '../../src/jobs/registry.js';
 import { createPorts } from '../../src/runtime.js';
 import { createCpuPool } from '../../src/workers/pool.js';
 import { createTestDatabase } from './database.js';
+import { validateResponses, validatingResponses } from './response-validation.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export { TEST_SECRET_KEY } from './keys.js';
@@ -121,6 +122,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   const ports = createPorts({ config, database, queue, log: logger, cpuPool, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });
   if (options.work) await queue.work(ports);
   const app = await buildApp({ ports, database });
+  if (validatingResponses) validateResponses(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

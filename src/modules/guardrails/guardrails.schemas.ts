@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { uuidSchema } from '../../http/schemas.js';
-import { GUARDRAIL_ACTIONS, GUARDRAIL_KINDS, GUARDRAIL_STAGES } from '../../evaluators/guardrails.js';
+import { documentedAs, uuidSchema } from '../../http/schemas.js';
+import { GUARDRAIL_ACTIONS, GUARDRAIL_KINDS, GUARDRAIL_STAGES, guardrailConfigSchema } from '../../evaluators/guardrails.js';
 
 const botIds = z.array(uuidSchema).max(100).describe('agents the guardrail applies to; each an agent of the workspace');
 
@@ -17,7 +17,7 @@ export const createGuardrailBodySchema = z
     kind: z.enum(GUARDRAIL_KINDS),
     stage: z.enum(GUARDRAIL_STAGES),
     action: z.enum(GUARDRAIL_ACTIONS),
-    config: z.record(z.string(), z.unknown()).default({}),
+    config: documentedAs(z.record(z.string(), z.unknown()), guardrailConfigSchema).default({}),
     isEnabled: z.boolean().default(true),
     botIds: botIds.default([]),
   })
@@ -29,7 +29,7 @@ export const updateGuardrailBodySchema = z
     kind: z.enum(GUARDRAIL_KINDS).optional(),
     stage: z.enum(GUARDRAIL_STAGES).optional(),
     action: z.enum(GUARDRAIL_ACTIONS).optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
+    config: documentedAs(z.record(z.string(), z.unknown()), guardrailConfigSchema).optional(),
     isEnabled: z.boolean().optional(),
     botIds: botIds.optional(),
   })
@@ -58,7 +58,7 @@ export const guardrailSchema = z
     kind: z.enum(GUARDRAIL_KINDS),
     stage: z.enum(GUARDRAIL_STAGES),
     action: z.enum(GUARDRAIL_ACTIONS),
-    config: z.record(z.string(), z.unknown()),
+    config: documentedAs(z.record(z.string(), z.unknown()), guardrailConfigSchema),
     isEnabled: z.boolean(),
     botIds: z.array(z.uuid()),
     createdAt: z.iso.datetime(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { conditionGroupsSchema } from '../../evaluators/conditions.js';
+import { documentedAs } from '../../http/schemas.js';
+import { conditionGroupSchema, conditionGroupsSchema } from '../../evaluators/conditions.js';
 import { evaluationContextSchema } from '../../evaluators/context.js';
 import { REPLY_TYPES } from '../../evaluators/reply.js';
 
@@ -28,7 +29,7 @@ export const replyRuleSchema = z
     id: z.uuid(),
     companyId: z.uuid(),
     replyType: z.enum(REPLY_TYPES),
-    conditions: z.array(z.record(z.string(), z.unknown())),
+    conditions: z.array(documentedAs(z.record(z.string(), z.unknown()), conditionGroupSchema)),
     isEnabled: z.boolean(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
+import { documentedAs, queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 import { evaluationContextSchema } from '../../evaluators/context.js';
-import { flowConfigSchema } from '../../evaluators/flow.js';
+import { flowConfigSchema, flowNodeSchema } from '../../evaluators/flow.js';
 
 export const RULE_TYPES = ['intent', 'business'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -23,7 +23,7 @@ const inputSchema = z
   .record(z.string(), z.unknown())
   .refine((v) => JSON.stringify(v).length <= RULE_LIMITS.inputSchemaChars, `at most ${RULE_LIMITS.inputSchemaChars} characters of JSON`)
   .describe('JSON Schema of the inputs the rule collects (documentation for the planner; the flow collects them)');
-const flowConfig = flowConfigSchema.describe(
+const flowConfig = documentedAs(flowConfigSchema, flowNodeSchema).describe(
   'The rule flow: a tree of nodes (message, collect, condition, tool, tag, escalate, end); see docs/rules.md. ' +
     'At most 200 nodes, 30 deep; ids unique (assigned when left out).',
 );
@@ -150,16 +150,19 @@ const ruleFields = {
   createdBy: z.uuid().nullable(),
 };
 
+/** A stored flow, answered as stored. */
+const storedFlow = documentedAs(z.record(z.string(), z.unknown()), flowNodeSchema);
+
 export const ruleSummarySchema = z.object(ruleFields).meta({ id: 'RuleSummary' });
 export const ruleSchema = z
-  .object({ ...ruleFields, flowConfig: z.record(z.string(), z.unknown()).nullable() })
+  .object({ ...ruleFields, flowConfig: storedFlow.nullable() })
   .meta({ id: 'Rule', description: 'An intent or business rule; drafts have `botIds: []`, no version and no versionId.' });
 export const ruleListSchema = z.array(ruleSummarySchema);
 export const draftWarningSchema = z
   .object({ fragment: z.string(), message: z.string() })
   .meta({ id: 'RuleDraftWarning', description: 'A part of the instructions not turned into the flow: the exact words, and the forms that are understood.' });
 export const draftedRuleSchema = z
-  .object({ ...ruleFields, flowConfig: z.record(z.string(), z.unknown()).nullable(), warnings: z.array(draftWarningSchema) })
+  .object({ ...ruleFields, flowConfig: storedFlow.nullable(), warnings: z.array(draftWarningSchema) })
   .meta({ id: 'DraftedRule', description: 'A drafted or refined rule with `warnings`: every part of the instructions it did not understand (empty when all of it is).' });
 
 const versionItemFields = {
@@ -186,7 +189,7 @@ export const ruleVersionListItemSchema = z.object({ ...versionFields, item: z.ob
 export const ruleVersionSchema = z
   .object({
     ...versionFields,
-    item: z.object({ ...versionItemFields, inputSchema: z.record(z.string(), z.unknown()), flowConfig: z.record(z.string(), z.unknown()).nullable() }),
+    item: z.object({ ...versionItemFields, inputSchema: z.record(z.string(), z.unknown()), flowConfig: storedFlow.nullable() }),
   })
   .meta({ id: 'RuleVersion' });
 export const ruleVersionsSchema = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
+import { MIME_TYPE_OF_KIND } from '../../ingest/extract/index.js';
 import { presentSource } from './sources.presenter.js';
 import {
   deepCrawlBodySchema,
@@ -223,7 +224,8 @@ export function sourceRoutes() {
       description: "The bytes stored for a `files` source, with the file's type; the record's `storageUrl` points here.",
       params: idParamsSchema,
       errors: [404],
-      produces: 'application/octet-stream',
+      // Each kind of file an upload can be stored as (src/ingest/extract/detect.ts).
+      produces: Object.values(MIME_TYPE_OF_KIND),
       response: z.string().meta({ format: 'binary', description: 'the file as uploaded' }),
       handler: async ({ ctx, params, reply }) => {
         const file = await getSourceFile(ctx, params.id);

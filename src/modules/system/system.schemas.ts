@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documentedAs } from '../../http/schemas.js';
 
 export const healthSchema = z
   .object({ status: z.literal('ok') })
@@ -28,4 +29,15 @@ export const metricsSchema = z.string().meta({
   examples: ['parley_http_requests_total{method="GET",route="/healthz",status="200"} 3'],
 });
 
-export const openApiSchema = z.record(z.string(), z.unknown()).meta({ description: 'This document.' });
+/** What /openapi.json answers, documented as an OpenAPI 3.1 document's top level (its fields are the specification's). */
+const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\.\d+$/),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    servers: z.array(z.looseObject({ url: z.string() })),
+    tags: z.array(z.looseObject({ name: z.string(), description: z.string() })),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+    components: z.record(z.string(), z.record(z.string(), z.unknown())),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1).' });
+export const openApiSchema = documentedAs(z.record(z.string(), z.unknown()), openApiDocumentSchema).meta({ description: 'This document.' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
+import { documentedAs, queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 
 /** Where an action or attribute was made: a UI, the API, a widget, or an integration provider. */
 export const TOOL_SOURCES = ['ui', 'api', 'widget', 'notion', 'zendesk', 'confluence', 'googledrive'] as const;
@@ -67,7 +67,22 @@ export const assignToolBodySchema = z
   .strictObject({ botIds: z.array(uuidSchema).min(1).max(100), action: z.enum(['ADD', 'DELETE']) })
   .meta({ examples: [{ botIds: ['7c1e4f8a-2b3d-4e5f-8a9b-0c1d2e3f4a5b'], action: 'ADD' }] });
 
-const jsonSchema = z.record(z.string(), z.unknown()).describe('JSON Schema derived from the fields; {} while none are declared');
+/** What `fieldsSchema` (tools.presenter.ts) derives from declared fields: `{}` while there are none. */
+export const fieldsJsonSchema = z
+  .union([
+    z.strictObject({}),
+    z.strictObject({
+      type: z.literal('object'),
+      properties: z.record(z.string(), z.strictObject({ type: z.enum(FIELD_TYPES), description: z.string().optional() })),
+      required: z.array(z.string()).optional(),
+      additionalProperties: z.literal(false),
+    }),
+  ])
+  .meta({ id: 'FieldsJsonSchema', description: 'JSON Schema derived from the declared fields; {} while none are declared.' });
+const jsonSchema = documentedAs(z.record(z.string(), z.unknown()), fieldsJsonSchema).describe('JSON Schema derived from the fields; {} while none are declared');
+
+/** A step's request headers as answered: every value a string, sensitive ones `********`. */
+const stepHeadersSchema = z.record(z.string(), z.string()).meta({ id: 'StepHeaders', description: 'Header name -> value; sensitive values as `********`.' });
 
 export const dataStepSchema = z
   .object({
@@ -77,7 +92,7 @@ export const dataStepSchema = z
     stepNumber: z.number().int(),
     method: z.string(),
     url: z.string(),
-    headers: z.record(z.string(), z.unknown()).describe('sensitive values as ********'),
+    headers: documentedAs(z.record(z.string(), z.unknown()), stepHeadersSchema).describe('sensitive values as ********'),
     body: z.unknown().describe('sensitive values as ********'),
     saveFromResponse: z.record(z.string(), z.string()),
     createdAt: z.iso.datetime(),

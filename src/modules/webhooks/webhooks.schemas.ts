@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidSchema } from '../../http/schemas.js';
+import { documentedAs, uuidSchema } from '../../http/schemas.js';
 
 /**
  * The events an endpoint can subscribe to (docs/webhooks.md gives each payload). `webhook.test` is
@@ -19,6 +19,15 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** The JSON body of every message (delivery.service.ts `messageBody`), `WebhookMessage` in the OpenAPI document. */
+const webhookMessageSchema = z
+  .strictObject({
+    type: z.enum([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE]),
+    timestamp: z.iso.datetime(),
+    data: z.record(z.string(), z.unknown()).describe("the event's payload (docs/webhooks.md lists each event's fields)"),
+  })
+  .meta({ id: 'WebhookMessage', description: 'A webhook message as sent (Standard Webhooks: `{ type, timestamp, data }`).' });
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -110,7 +119,7 @@ export const deliverySchema = z
     deliveredAt: z.iso.datetime().nullable(),
     redeliveryOf: z.uuid().nullable(),
     isTest: z.boolean(),
-    payload: z.unknown().describe('the JSON body sent: `{ type, timestamp, data }`'),
+    payload: documentedAs(z.unknown(), webhookMessageSchema).describe('the JSON body sent: `{ type, timestamp, data }`'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'WebhookDelivery' });

@@ -4,7 +4,7 @@
 import type { Schemas } from '../../api/client';
 
 export type Provider = Schemas['ProviderConnection']['provider'];
-export type Credentials = Schemas['ProviderCredentials'];
+export type Credentials = Schemas['ProviderCredentialsInput'];
 export type Field = keyof Credentials;
 
 export interface FieldSpec {

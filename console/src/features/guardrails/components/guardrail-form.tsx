@@ -25,7 +25,8 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boo
 const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
 
 function initialState(g?: Guardrail): State {
-  const config = g?.config ?? {};
+  // One kind's config (the document's GuardrailConfig): read field by field, whatever the kind.
+  const config: Record<string, unknown> = g?.config ?? {};
   return {
     name: g?.name ?? '',
     kind: g?.kind ?? 'blocked_topics',
@@ -43,7 +44,7 @@ function initialState(g?: Guardrail): State {
 
 /** Only the settings of the chosen kind are sent (the API refuses others). */
 function toBody(s: State): GuardrailBody {
-  const config =
+  const config: Record<string, unknown> =
     s.kind === 'blocked_topics'
       ? { topics: lines(s.topics) }
       : s.kind === 'blocked_phrases'
@@ -53,7 +54,8 @@ function toBody(s: State): GuardrailBody {
           : s.kind === 'answer_length'
             ? { maxCharacters: s.maxCharacters === '' ? null : Number(s.maxCharacters) }
             : {};
-  return { name: s.name, kind: s.kind, stage: s.stage, action: s.action, isEnabled: s.isEnabled, botIds: s.botIds, config };
+  // Sent as typed (an empty length is null): the API checks the config against the kind and names what is wrong.
+  return { name: s.name, kind: s.kind, stage: s.stage, action: s.action, isEnabled: s.isEnabled, botIds: s.botIds, config: config as GuardrailBody['config'] };
 }
 
 const FIELDS = ['name', 'kind', 'stage', 'action', 'isEnabled', 'botIds', 'config'];
