@@ -27,6 +27,8 @@ export const TAGS: Readonly<Record<string, string>> = {
   Widget: "The chat widget: widget keys of an agent, and the routes its visitors call with one.",
   'Refine with AI': 'Refine with AI (`fix-review`): feedback on one reply diagnosed, fixed with drafts and replayed.',
   Webhooks: 'Endpoints that receive signed events, with their deliveries.',
+  MCP: "The Model Context Protocol server (Streamable HTTP) for AI assistants: Parley's tools and resources in the key's workspace.",
+  Testing: "Test cases of an agent, runs of them k times (pass@1, pass^k) with drafts overlaid, and the agent's test schedule; publishes of drafts are gated on them.",
   Admin: "The operator's routes: workspaces, their API keys, the job workers.",
 };
 

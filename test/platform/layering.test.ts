@@ -156,6 +156,7 @@ const UNSCOPED = [
   'generation.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
   'sources.repository.ts unscopedStaleJobs (orphan sweep of every workspace)',
   'refine.repository.ts unscopedStaleIterations (orphan sweep of Refine with AI iterations of every workspace)',
+  'testing.repository.ts unscopedStaleRuns (orphan sweep of test runs of every workspace)',
   'providers.repository.ts unscopedConnections (secret key rotation re-seals every workspace)',
   'steps.repository.ts unscopedStepsWithSecrets (secret key rotation re-seals every workspace)',
   'visitors.repository.ts unscopedPurgeUnstartedWidgetConversations (hourly purge of widget conversations never written in, of every workspace)',

@@ -29,13 +29,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The MCP server: no server-sent stream (405)
-         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
-         *
-         *     No authentication.
-         */
-        get: operations["listMcp"];
+        get?: never;
         put?: never;
         /**
          * The MCP server (Streamable HTTP)
@@ -44,13 +38,7 @@ export interface paths {
          *     Scope: `read` (workspace API key).
          */
         post: operations["createMcp"];
-        /**
-         * The MCP server: no session to end (405)
-         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
-         *
-         *     No authentication.
-         */
-        delete: operations["deleteMcp"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4543,7 +4531,7 @@ export interface components {
             /** @description the reply cites an article of one of these folders, or of a folder inside one */
             citesFolderIds?: string[];
             /** @description phrases the reply says, each; case-insensitive, spacing and hyphens ignored ("45 days" matches "45-day") */
-            contains?: string[];
+            contains?: string | string[];
             /**
              * @description the hand-over happens for this reason
              * @enum {string}
@@ -4552,7 +4540,7 @@ export interface components {
             /** @description the reply comes within this many milliseconds */
             maxLatencyMs?: number;
             /** @description phrases the reply does not say; case-insensitive */
-            notContains?: string[];
+            notContains?: string | string[];
             /**
              * @description `message`, `internal_comment`, or `none` (the agent stays silent)
              * @enum {string}
@@ -5037,38 +5025,6 @@ export interface operations {
             };
         };
     };
-    listMcp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            417: components["responses"]["ExpectationFailed"];
-            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     createMcp: {
         parameters: {
             query?: never;
@@ -5170,38 +5126,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteMcp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            417: components["responses"]["ExpectationFailed"];
             /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
             500: {
                 headers: {

@@ -29,7 +29,7 @@ const phrases = z
   .min(1)
   .max(LIMITS.phrasesPerExpectation);
 /** A phrase or a list of them; stored as a list. */
-const phraseList = z.union([z.string().trim().min(1).max(LIMITS.phraseChars).transform((p) => [p]), phrases]);
+const phraseList = z.union([z.string().trim().min(1).max(LIMITS.phraseChars), phrases]).transform((p) => (typeof p === 'string' ? [p] : p));
 const idList = z.array(uuidSchema).min(1).max(LIMITS.idsPerExpectation);
 
 export const expectationSchema = z
