@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { registered } from '../../src/jobs/job.js';
 import { jobRegistry } from '../../src/jobs/registry.js';
 import { type TestApp, startTestApp } from '../support/app.js';
-import { frozenClock, type FrozenClock } from '../support/frozen-clock.js';
+import { frozenClock, type FrozenClock, SEND_IT } from '../support/frozen-clock.js';
 import { poll } from '../support/poll.js';
 import { keyedJob, keyedRuns } from '../fixtures/test-jobs.js';
 
@@ -16,21 +16,21 @@ describe('keyed schedules', () => {
   let f: FrozenClock;
   let start: number;
   before(async () => {
-    f = frozenClock();
+    f = frozenClock(() => t.queue.engine);
     start = f.now().getTime();
     t = await startTestApp({ work: true, jobs: [...jobRegistry, registered(keyedJob)], clock: f.clock, queueClock: f.queue });
   });
   after(() => t.close());
 
-  /** Moves to `minutes` after the start plus a second: the cron pass sends what is due; then 5 s for pg-boss's send-it worker. */
+  /** Moves to `minutes` after the start plus a second: the cron pass files what is due, and pg-boss's send-it worker is woken to send it. */
   const passAt = async (minutes: number) => {
     await f.moveTo(new Date(start + minutes * MINUTE + 1000));
-    await f.queue.tick(5000);
+    f.wake([SEND_IT]);
   };
   const runsUntil = (count: number) =>
     poll(
       () => {
-        t.wakeWorkers('test.keyed');
+        f.wake([SEND_IT, 'test.keyed']);
         return [...keyedRuns];
       },
       (runs) => runs.length >= count,
@@ -44,13 +44,20 @@ describe('keyed schedules', () => {
     assert.deepEqual([row?.cron, row?.timezone, row?.data, (row?.options as { startAfter?: number }).startAfter], ['20 * * * *', 'UTC', { record: 'b' }, 90]);
 
     await passAt(10);
-    assert.deepEqual(await runsUntil(1), [{ record: 'a', at: new Date(start + 10 * MINUTE + 6000).toISOString() }]);
-    // b's job is sent at 20:06 (the send-it worker's poll) and due 90 s later.
+    assert.deepEqual(await runsUntil(1), [{ record: 'a', at: new Date(start + 10 * MINUTE + 1000).toISOString() }]);
+    // b's job is sent at 20:01 and due 90 s later.
     await passAt(20);
-    const [sent] = await t.queue.engine.findJobs('test.keyed', { data: { record: 'b' } });
-    assert.deepEqual([sent?.state, sent?.startAfter.toISOString()], ['created', new Date(start + 20 * MINUTE + 96_000).toISOString()]);
-    await f.moveTo(new Date(start + 20 * MINUTE + 96_000));
-    assert.deepEqual((await runsUntil(2))[1], { record: 'b', at: new Date(start + 20 * MINUTE + 96_000).toISOString() });
+    const [sent] = await poll(
+      () => {
+        f.wake([SEND_IT]);
+        return t.queue.engine.findJobs('test.keyed', { data: { record: 'b' } });
+      },
+      (jobs) => jobs.length > 0,
+      { what: "b's job to be sent" },
+    );
+    assert.deepEqual([sent?.state, sent?.startAfter.toISOString()], ['created', new Date(start + 20 * MINUTE + 91_000).toISOString()]);
+    await f.moveTo(new Date(start + 20 * MINUTE + 91_000));
+    assert.deepEqual((await runsUntil(2))[1], { record: 'b', at: new Date(start + 20 * MINUTE + 91_000).toISOString() });
   });
 
   it('scheduling a key again replaces its schedule; unscheduling stops it; other keys stay', async () => {
@@ -63,7 +70,8 @@ describe('keyed schedules', () => {
     await passAt(80); // b's minute
     await passAt(100); // a's new minute
     const runs = await runsUntil(before + 1);
-    assert.deepEqual(runs.slice(before), [{ record: 'a2', at: new Date(start + 100 * MINUTE + 6000).toISOString() }]);
+    assert.deepEqual(runs.slice(before), [{ record: 'a2', at: new Date(start + 100 * MINUTE + 1000).toISOString() }]);
+    assert.deepEqual(await t.queue.engine.findJobs('test.keyed', { queued: true }), [], 'nothing else was sent');
     await t.queue.unscheduleFor('test.keyed', 'record-a');
   });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
 import type { TestApp } from '../support/app.js';
-import type { FrozenClock } from '../support/frozen-clock.js';
+import { type FrozenClock, SEND_IT } from '../support/frozen-clock.js';
 import { poll } from '../support/poll.js';
 import { expectStatus } from '../support/security.js';
 import type { Source } from '../support/sources.js';
@@ -59,29 +59,41 @@ export function runsOf(t: TestApp, id: string): string[] {
 }
 
 /**
- * Moves the frozen clock to one second after the next cron time of the source's schedule: the cron
- * pass that fires on the way finds the occurrence due and files it for pg-boss's send-it worker.
+ * Jumps the frozen clock to one second after the next cron time of the source's schedule, firing
+ * nothing yet: `finishRun` runs the cron pass there.
  */
 export async function armRun(t: TestApp, f: FrozenClock, id: string): Promise<Date> {
   const schedule = await scheduleOf(t, id);
   assert.ok(schedule, `source ${id} has a schedule`);
   const occurrence = nextCron(schedule.cron, f.now());
-  await f.moveTo(new Date(occurrence.getTime() + 1000));
+  await f.jumpTo(new Date(occurrence.getTime() + 1000));
   return occurrence;
 }
 
 /**
- * Lets an armed run happen: five seconds pass (pg-boss's send-it worker polls every 5 s and sends
- * the source's job, due after its start delay), then the delay, then the job runs; answers its outcome.
+ * Lets an armed run happen: pg-boss's cron pass fires (the timers that came due), finds the
+ * occurrence due and files it; its send-it worker and the `sources.sync` worker are woken, so the
+ * job is sent and runs at that same frozen time (after the schedule's start delay, when it has
+ * one: the clock moves by it once the job is sent). Answers the run's outcome.
  */
 export async function finishRun(t: TestApp, f: FrozenClock, id: string): Promise<string> {
   const before = runsOf(t, id).length;
   const schedule = await scheduleOf(t, id);
-  await f.queue.tick(5000);
-  if (schedule && schedule.startAfter > 0) await f.moveTo(new Date(f.now().getTime() + schedule.startAfter * 1000));
+  await f.queue.tick(0);
+  if (schedule && schedule.startAfter > 0) {
+    await poll(
+      async () => {
+        f.wake([SEND_IT]);
+        return t.queue.engine.findJobs(SYNC_JOB, { data: { sourceId: id }, queued: true });
+      },
+      (jobs) => jobs.length > 0,
+      { what: `the job of the schedule of source ${id} to be sent`, intervalMs: 50 },
+    );
+    await f.moveTo(new Date(f.now().getTime() + schedule.startAfter * 1000));
+  }
   const runs = await poll(
     () => {
-      t.wakeWorkers(SYNC_JOB);
+      f.wake([SEND_IT, SYNC_JOB]);
       return runsOf(t, id);
     },
     (seen) => seen.length > before,

@@ -46,7 +46,7 @@ describe('scheduled re-sync: settings', () => {
   const addWeb = async (key = w.key, extra: Record<string, unknown> = {}) => (await ingestUrls(t, key, [page()], extra)).addedDocumentIds[0]!;
 
   before(async () => {
-    f = frozenClock();
+    f = frozenClock(() => t.queue.engine);
     t = await startTestApp({ work: true, env: INGEST_ENV, clock: f.clock, queueClock: f.queue });
     fake = await startFakeProviders();
     site = await startFakeSite({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' } });
