@@ -13,6 +13,15 @@ export interface DomainEvents {
   'article.deleted': { articleIds: string[] };
   /** A source's ingestion job ended (`status` COMPLETED or FAILED). */
   'source.ingested': { sourceId: string; status: 'COMPLETED' | 'FAILED'; changed: boolean };
+  /**
+   * A refresh the source's schedule queued ended (besides its `source.ingested`): `foundChange`
+   * when it changed the content of a source linked to knowledge, which is now flagged `changed`.
+   */
+  'source.synced': { sourceId: string; status: 'COMPLETED' | 'FAILED'; foundChange: boolean };
+  /** The workspace's default re-sync recurrence of its sources changed (workspaces). */
+  'workspace.source-sync-changed': { interval: string };
+  /** A provider connection's re-sync recurrence of its sources changed, or the connection went (`null`: none). */
+  'provider.source-sync-changed': { provider: string; interval: string | null };
   /** A knowledge-generation job ended. */
   'knowledge.generated': { jobId: string; status: 'COMPLETED' | 'FAILED'; operation: string | null; articleId: string | null };
   /** An action or attribute is being deleted (emitted before the row goes, in the same transaction). */

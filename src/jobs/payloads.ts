@@ -9,8 +9,15 @@ export interface JobPayloads {
   'api-keys.purge': EmptyPayload;
   /** Hourly: purges conversations deleted longer ago than the retention (conversations). */
   'conversations.purge': EmptyPayload;
-  /** Ingests one source; the queue job's id is the source's `linkedJobId` (sources). */
-  'sources.ingest': { workspaceId: string; sourceId: string; kind: 'add' | 'refresh' };
+  /** Ingests one source; the queue job's id is the source's `linkedJobId` (sources). `sync`: a refresh its schedule queued. */
+  'sources.ingest': { workspaceId: string; sourceId: string; kind: 'add' | 'refresh' | 'sync' };
+  /** One run of a source's re-sync schedule (keyed by the source id; `cron` the expression it fired on) (sources). */
+  'sources.sync': { workspaceId: string; sourceId: string; cron: string };
+  /**
+   * Brings re-sync schedules in line with the records: these sources, else those following a
+   * provider connection's interval (`provider`), else those following the workspace's (sources).
+   */
+  'sources.sync-schedule': { workspaceId: string; sourceIds: string[] | null; provider: string | null };
   /** Every minute: fails source records whose ingestion job left the queue without a result. */
   'sources.sweep': EmptyPayload;
   /** Runs one knowledge-generation job; its id is the `knowledge_jobs` row's (generation). */

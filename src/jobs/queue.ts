@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss } from 'pg-boss';
+import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss, type TestClock } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Ports } from '../context.js';
@@ -53,6 +53,8 @@ export interface JobQueueDeps {
   config: Config;
   log: Logger;
   jobs: readonly RegisteredJob[];
+  /** pg-boss's own clock, for tests that drive the queue's timers and its schedules by hand. */
+  clock?: TestClock;
 }
 
 /**
@@ -77,6 +79,7 @@ export class JobQueue {
       superviseIntervalSeconds: config.jobs.superviseSeconds,
       monitorIntervalSeconds: config.jobs.superviseSeconds,
       warningSlowQuerySeconds: 30,
+      ...(deps.clock ? { clock: deps.clock } : {}),
     };
     this.boss =
       database.kind === 'pglite'
@@ -232,21 +235,6 @@ export class JobQueue {
   }
 
   /**
-   * A cron schedule of a job for one record (a pg-boss keyed schedule: one per `key`), sending
-   * `payload` at each tick read in time zone `tz`; setting it again replaces it. Called outside any
-   * transaction (pg-boss writes it on its own connection, which on PGlite is the only one).
-   */
-  async scheduleFor<Name extends JobName>(name: Name, key: string, cron: string, payload: JobPayloads[Name], tz: string): Promise<void> {
-    const job = this.registeredJob(name);
-    await this.boss.schedule(name, cron, job.payload.parse(payload) as object, { tz, key });
-  }
-
-  /** Removes a record's schedule of a job (`scheduleFor`); nothing happens when it has none. */
-  async unscheduleFor(name: JobName, key: string): Promise<void> {
-    await this.boss.unschedule(name, key);
-  }
-
-  /**
    * Adds a job by name inside the caller's transaction (or on its own when given the database),
    * after validating the payload: the job exists exactly when the state change that caused it commits.
    */
@@ -279,6 +267,36 @@ export class JobQueue {
       const batch = items.slice(i, i + 500).map((item) => ({ id: item.id, data: job.payload.parse(item.payload) as object }));
       await this.boss.insert(name, batch, { db });
     }
+  }
+
+  /**
+   * Runs a job on a schedule of its own per record: `key` names the record (a source id, an agent
+   * id), `cron` is five fields in UTC, `payload` what each run gets, and `startAfterSeconds` delays
+   * each run past its cron time (spreading records that share an expression). Scheduling a key
+   * again replaces its schedule; the job's other keyed schedules and its own `schedule` stay.
+   * pg-boss writes on its own connection, so call it outside a transaction (on PGlite, one
+   * connection, a call inside one would wait for ever): after the commit, or from a job that
+   * reconciles records with their schedules. A run's handler should check its record still wants
+   * it, since a schedule outlives a record deleted meanwhile until the next reconciliation.
+   */
+  async scheduleFor<Name extends JobName>(
+    name: Name,
+    key: string,
+    cron: string,
+    payload: JobPayloads[Name],
+    options: { startAfterSeconds?: number; tz?: string } = {},
+  ): Promise<void> {
+    const job = this.registeredJob(name);
+    if (!key) throw new Error(`a keyed schedule of ${name} needs a key`);
+    const data = job.payload.parse(payload) as object;
+    const start = options.startAfterSeconds ? { startAfter: Math.round(options.startAfterSeconds) } : {};
+    await this.boss.schedule(name, cron, data, { key, tz: options.tz ?? 'UTC', ...start });
+  }
+
+  /** Removes one record's schedule of a job (nothing when it has none). Outside a transaction, as scheduleFor. */
+  async unscheduleFor(name: JobName, key: string): Promise<void> {
+    if (!key) throw new Error(`a keyed schedule of ${name} needs a key`);
+    await this.boss.unschedule(name, key);
   }
 
   private registeredJob(name: JobName): RegisteredJob {

@@ -5,7 +5,7 @@ import type { TestApp } from '../support/app.js';
 import { makeTenant, type Tenant } from '../support/factories.js';
 import { assertError, expectStatus } from '../support/security.js';
 import { ingestUrls, type Source } from '../support/sources.js';
-import { addOneWeb, ARTICLE_1, DOCUMENT_KEYS, fileOf, ISO, list, one, setSource, startAppWithoutWorkers, suffix, UNKNOWN, upload } from './support.js';
+import { addOneWeb, ARTICLE_1, DOCUMENT_KEYS, fileOf, ISO, list, NOT_SYNCED, one, setSource, startAppWithoutWorkers, suffix, UNKNOWN, upload } from './support.js';
 
 describe('GET /v2/documents/public/:id', () => {
   let t: TestApp;
@@ -57,6 +57,7 @@ describe('GET /v2/documents/public/:id', () => {
       changed: false,
       paragraphs: [],
       oldParagraphs: [],
+      ...NOT_SYNCED,
     });
     // The ingest answer carries the same record.
     assert.deepEqual(queued.documents[0], got);
@@ -133,6 +134,7 @@ describe('GET /v2/documents/public/:id', () => {
       changed: false,
       paragraphs: [],
       oldParagraphs: [],
+      ...NOT_SYNCED,
     });
     const file = await t.request('GET', got.storageUrl!, { key: w.readKey });
     assert.equal(file.status, 200);

@@ -25,10 +25,14 @@ export const THEIR_ARTICLE_1 = '5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f';
 export const THEIR_ARTICLE_2 = '6d7e8f9a-0b1c-4d2e-9f3a-4b5c6d7e8f9a';
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const DOCUMENT_KEYS = [
-  'baser', 'changed', 'companyId', 'createdAt', 'english', 'error', 'externalId', 'id', 'linkedJobId', 'linkedJobStatus',
-  'linkedKnowledgeId', 'linkedOperation', 'linkedReason', 'mimeType', 'oldParagraphs', 'originalUrl', 'paragraphs', 'source',
-  'storageUrl', 'success', 'title', 'type', 'updatedAt', 'url',
+  'baser', 'changed', 'companyId', 'createdAt', 'effectiveSyncInterval', 'english', 'error', 'externalId', 'id', 'lastSyncAt',
+  'linkedJobId', 'linkedJobStatus', 'linkedKnowledgeId', 'linkedOperation', 'linkedReason', 'mimeType', 'nextSyncAt',
+  'oldParagraphs', 'originalUrl', 'paragraphs', 'source', 'storageUrl', 'success', 'syncError', 'syncFailures', 'syncInterval',
+  'title', 'type', 'updatedAt', 'url',
 ];
+
+/** The re-sync fields of a source that does not re-sync and never failed. */
+export const NOT_SYNCED = { syncInterval: null, effectiveSyncInterval: 'off', lastSyncAt: null, nextSyncAt: null, syncFailures: 0, syncError: null };
 
 export const NUTCH_SITE = path.join(crawlFixtures, 'nutch-fetch-test-site');
 

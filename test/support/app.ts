@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import type { TestClock as QueueClock } from 'pg-boss';
 import { buildApp } from '../../src/app.js';
 import type { LlmProvider } from '../../src/ai/index.js';
 import type { Clock } from '../../src/clock.js';
@@ -70,6 +71,11 @@ export interface TestAppOptions {
   /** Start workers polling the queues. */
   work?: boolean;
   clock?: Clock;
+  /**
+   * pg-boss's own test clock for the queue (test/support/frozen-clock.ts): its timers (polls, the
+   * schedules' cron pass) fire only when the test moves it, and its SQL reads the same time.
+   */
+  queueClock?: QueueClock;
   /** A language model in place of the configured one (a fake object, where simpler than a fake server). */
   llm?: LlmProvider;
   /** An outbound side in place of the real one. */
@@ -116,7 +122,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   });
   const logger = pino({ level: config.logLevel }, sink);
   if (config.llm.embeddingModel) await enableVectorSupport(database, logger);
-  const queue = new JobQueue({ database, config, log: logger, jobs: options.jobs ?? jobRegistry });
+  const queue = new JobQueue({ database, config, log: logger, jobs: options.jobs ?? jobRegistry, ...(options.queueClock ? { clock: options.queueClock } : {}) });
   const cpuPool = createCpuPool(config, logger);
   await queue.start();
   const ports = createPorts({ config, database, queue, log: logger, cpuPool, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });

@@ -10,6 +10,8 @@ export interface Source {
   mimeType: string; type: string | null; linkedKnowledgeId: string | null; linkedOperation: string | null; linkedReason: string | null;
   linkedJobId: string | null; linkedJobStatus: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | null; changed: boolean;
   paragraphs: string[]; oldParagraphs: string[];
+  syncInterval: string | null; effectiveSyncInterval: string; lastSyncAt: string | null; nextSyncAt: string | null;
+  syncFailures: number; syncError: string | null;
 }
 
 export interface IngestResult {

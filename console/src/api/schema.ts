@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest sources
-         * @description Queues ingestion jobs and answers at once (202). For `source=web` the arrays hold page URLs: a URL with no record is created (`addedDocumentIds`); a URL that already has one, in either array, is refreshed (`updatedDocumentIds`). Refreshing a URL with no record is a 400. For provider sources the arrays hold source ids of that provider. Each record moves PENDING -> IN_PROGRESS -> COMPLETED or FAILED (`error` says why: robots.txt exclusion, a page behind authentication, an unsupported content type, ...). At most 5,000 entries per array. Uploaded files have their own route.
+         * @description Queues ingestion jobs and answers at once (202). For `source=web` the arrays hold page URLs: a URL with no record is created (`addedDocumentIds`); a URL that already has one, in either array, is refreshed (`updatedDocumentIds`). Refreshing a URL with no record is a 400. For provider sources the arrays hold source ids of that provider. Each record moves PENDING -> IN_PROGRESS -> COMPLETED or FAILED (`error` says why: robots.txt exclusion, a page behind authentication, an unsupported content type, ...). At most 5,000 entries per array. `syncInterval` sets the re-sync interval of every source named (see PATCH /v2/documents/public/{id}). Uploaded files have their own route.
          *
          *     Scope: `write` (workspace API key).
          */
@@ -709,7 +709,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the re-sync interval of a source
+         * @description `syncInterval` is how often Parley refreshes the source on its own: `off`, `hourly`, `daily`, `weekly`, a five-field cron expression in UTC (runs at least 5 minutes apart), or null to follow its provider connection's interval, then the workspace's (PATCH /v2/workspace/public). Each run is the refresh of POST /v2/documents/public/refresh, never while another refresh of the source is queued or running; a change found on a source linked to knowledge queues a knowledge job that drafts the update. The record answers the interval in effect, `nextSyncAt`, `lastSyncAt`, and after failures `syncFailures` and `syncError` (a source failing repeatedly backs off). Uploaded files cannot re-sync (400). 404 when the source is not in the workspace. docs/sources.md, "Scheduled re-sync".
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        patch: operations["updateSource"];
         trace?: never;
     };
     "/v2/documents/public/deep-crawl/links": {
@@ -1948,7 +1954,7 @@ export interface paths {
         get: operations["getProviderConnection"];
         /**
          * Connect a provider
-         * @description Stores the credentials of `notion` (`token`), `zendesk` (`subdomain` or `baseUrl`, `email`, `apiToken`), `confluence` (`baseUrl`, `email`, `apiToken`) or `googledrive` (`accessToken` or `serviceAccountJson`) after checking them against the provider (400 when it refuses them or its base URL cannot serve them, 502 when the network fails to reach it). Every provider takes an optional `baseUrl`, the provider API's base (default its public API), for proxies and self-hosted wikis; it goes through the private-address policy of web fetches. Credentials are encrypted at rest and answered as `********`; sending `********` for a secret keeps the stored one. A second PUT replaces the connection.
+         * @description Stores the credentials of `notion` (`token`), `zendesk` (`subdomain` or `baseUrl`, `email`, `apiToken`), `confluence` (`baseUrl`, `email`, `apiToken`) or `googledrive` (`accessToken` or `serviceAccountJson`) after checking them against the provider (400 when it refuses them or its base URL cannot serve them, 502 when the network fails to reach it). Every provider takes an optional `baseUrl`, the provider API's base (default its public API), for proxies and self-hosted wikis; it goes through the private-address policy of web fetches. Credentials are encrypted at rest and answered as `********`; sending `********` for a secret keeps the stored one. A second PUT replaces the connection (and keeps its `syncInterval`).
          *
          *     Scope: `write` (workspace API key).
          */
@@ -1963,7 +1969,13 @@ export interface paths {
         delete: operations["disconnectProvider"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the re-sync interval of a provider connection
+         * @description `syncInterval` is how often the provider's sources re-sync when they set no interval of their own: `off`, `hourly`, `daily`, `weekly`, a five-field cron expression in UTC, or null to follow the workspace's default (docs/sources.md, "Scheduled re-sync"). The credentials are not checked again. 404 when the provider is not connected.
+         *
+         *     Scope: `write` (workspace API key).
+         */
+        patch: operations["updateProviderConnection"];
         trace?: never;
     };
     "/v2/providers/{provider}/connection/test/public": {
@@ -2564,8 +2576,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the workspace of the calling API key
-         * @description Scope: `write` (workspace API key).
+         * Update the workspace of the calling API key
+         * @description Renames the workspace (`name`) and/or sets the default re-sync of its sources (`sourceSyncInterval`: `off`, `hourly`, `daily`, `weekly` or a five-field cron expression in UTC), which applies to every source that has no interval of its own nor one from its provider connection (docs/sources.md, "Scheduled re-sync"). Give at least one field; an invalid interval is a 400 naming it.
+         *
+         *     Scope: `write` (workspace API key).
          */
         patch: operations["updateWorkspace"];
         trace?: never;
@@ -2962,6 +2976,7 @@ export interface components {
          *       "id": "0b7f5a8e-3c1d-4a59-9d1e-7f0c2b6a4e11",
          *       "name": "default",
          *       "createdAt": "2026-11-21T10:00:00.000Z",
+         *       "sourceSyncInterval": "off",
          *       "apiKey": {
          *         "id": "5d0b6f0e-8a3b-4e4b-9a43-0c2f7c8e1d22",
          *         "name": "ci",
@@ -2988,6 +3003,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /** @description how often sources re-sync when neither they nor their provider connection set it: `off` (the default), `hourly`, `daily`, `weekly` or a cron expression (docs/sources.md) */
+            sourceSyncInterval: string;
         };
         DataStep: {
             /** @description sensitive values as ******** */
@@ -3031,17 +3048,23 @@ export interface components {
             companyId: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description the re-sync interval in effect: `off`, `hourly`, `daily`, `weekly` or a cron expression (uploaded files: always `off`) */
+            effectiveSyncInterval: string;
             english: boolean;
             error: string;
             externalId: string;
             /** Format: uuid */
             id: string;
+            /** @description when the schedule last queued a refresh of the source */
+            lastSyncAt: string | null;
             linkedJobId: string | null;
             linkedJobStatus: ("PENDING" | "IN_PROGRESS" | "COMPLETED" | "FAILED") | null;
             linkedKnowledgeId: string | null;
             linkedOperation: ("ADD_ARTICLE_TO_FOLDER" | "UPDATE_ARTICLE" | "DO_NOTHING") | null;
             linkedReason: string | null;
             mimeType: string;
+            /** @description when the schedule next refreshes the source (after any back-off); null when it does not re-sync */
+            nextSyncAt: string | null;
             oldParagraphs: string[];
             originalUrl: string;
             paragraphs: string[];
@@ -3049,6 +3072,12 @@ export interface components {
             source: "web" | "files" | "notion" | "zendesk" | "confluence" | "googledrive";
             storageUrl: string | null;
             success: boolean;
+            /** @description after a failure: what failed and, from the second failure in a row, how the schedule backs off */
+            syncError: string | null;
+            /** @description ingestion jobs of the source that failed in a row; 0 once one completes */
+            syncFailures: number;
+            /** @description the source's own re-sync interval; null: it follows its provider connection's, then the workspace's */
+            syncInterval: string | null;
             title: string;
             type: string | null;
             /** Format: date-time */
@@ -3996,6 +4025,8 @@ export interface components {
              * @enum {string}
              */
             provider: "notion" | "zendesk" | "confluence" | "googledrive";
+            /** @description how often the provider's sources re-sync when they set no interval of their own; null: the workspace's default (docs/sources.md) */
+            syncInterval?: string | null;
             /** Format: date-time */
             updatedAt?: string;
         };
@@ -9664,7 +9695,8 @@ export interface operations {
                  *       "documentIdsToAdd": [
                  *         "https://help.example.com/refunds"
                  *       ],
-                 *       "documentIdsToRefresh": []
+                 *       "documentIdsToRefresh": [],
+                 *       "syncInterval": "daily"
                  *     }
                  */
                 "application/json": {
@@ -9687,6 +9719,8 @@ export interface operations {
                      * @enum {string}
                      */
                     source?: "web" | "notion" | "zendesk" | "confluence" | "googledrive";
+                    /** @description sets the re-sync interval of every source named (null: they follow the defaults again); absent: left as it is */
+                    syncInterval?: string | null;
                 };
             };
         };
@@ -9957,6 +9991,134 @@ export interface operations {
             };
             /** @description A path parameter longer than 100 characters (answered by the router, before authentication). */
             414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `off`, `hourly`, `daily`, `weekly`, a five-field cron expression in UTC, or null to follow the defaults */
+                    syncInterval: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than the configured limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters (answered by the router, before authentication). */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted by this route. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -18644,6 +18806,140 @@ export interface operations {
             };
         };
     };
+    updateProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `notion`, `zendesk`, `confluence` or `googledrive` */
+                provider: "notion" | "zendesk" | "confluence" | "googledrive";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "syncInterval": "daily"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the re-sync of the provider's sources that set none of their own: `off`, `hourly`, `daily`, `weekly`, a cron expression, or null for the workspace's default */
+                    syncInterval: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnection"];
+                };
+            };
+            /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than the configured limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters (answered by the router, before authentication). */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     testProviderConnection: {
         parameters: {
             query?: never;
@@ -22820,7 +23116,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    /**
+                     * @description the default re-sync of the workspace's sources (docs/sources.md)
+                     * @example daily
+                     * @example 0 6 * * 1-5
+                     */
+                    sourceSyncInterval?: string;
                 };
             };
         };

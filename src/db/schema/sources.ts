@@ -59,6 +59,12 @@ export const sources = pgTable(
     linkedJobStatus: text('linked_job_status'),
     changed: boolean('changed').notNull().default(false),
     misc: jsonb('misc').$type<Record<string, unknown>>().notNull().default({}),
+    /** The source's own re-sync recurrence (src/jobs/recurrence.ts); null follows its connection's, then the workspace's. */
+    syncInterval: text('sync_interval'),
+    /** When the schedule last queued a refresh of the source. */
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true, mode: 'date' }),
+    /** Ingestion jobs that failed in a row (0 after one completes): the schedule backs off on them. */
+    syncFailures: integer('sync_failures').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -108,7 +114,8 @@ export const sourceJobs = pgTable(
     id: uuid('id').primaryKey(),
     workspaceId: uuid('workspace_id').notNull(),
     sourceId: uuid('source_id').notNull(),
-    kind: text('kind').$type<'add' | 'refresh'>().notNull(),
+    /** `sync`: a refresh the source's re-sync schedule queued. */
+    kind: text('kind').$type<'add' | 'refresh' | 'sync'>().notNull(),
     status: text('status').notNull(),
     error: text('error').notNull().default(''),
     attempts: integer('attempts').notNull().default(0),
@@ -144,6 +151,8 @@ export const providerConnections = pgTable(
     sealedCredentials: text('sealed_credentials').notNull(),
     baseUrl: text('base_url').notNull(),
     account: text('account').notNull().default(''),
+    /** The re-sync recurrence of the provider's sources that have none of their own; null follows the workspace's. */
+    syncInterval: text('sync_interval'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

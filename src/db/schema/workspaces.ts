@@ -5,6 +5,8 @@ import { index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-co
 export const workspaces = pgTable('workspaces', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   name: text('name').notNull(),
+  /** The re-sync recurrence of sources with none of their own (nor their connection's): src/jobs/recurrence.ts. */
+  sourceSyncInterval: text('source_sync_interval').notNull().default('off'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

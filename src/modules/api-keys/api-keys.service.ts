@@ -85,7 +85,8 @@ export interface Principal {
   scopes: Scope[];
   expiresAt: Date | null;
   key: { name: string; prefix: string };
-  workspace: { name: string; createdAt: Date };
+  /** The workspace as the key's lookup read it (`sourceSyncInterval`: its sources' default re-sync). */
+  workspace: { name: string; createdAt: Date; sourceSyncInterval: string };
   /**
    * Set for a widget key (`pk_...`, src/modules/widget): it holds no scope, only a visitor's rights
    * on its one agent, from its allowed origins. `visitorRateLimit` null: the deployment's default.
@@ -115,7 +116,7 @@ export async function lookupApiKey(db: Db, presented: string, now: Date): Promis
       scopes: toScopes(row.scopes),
       expiresAt: row.expiresAt,
       key: { name: row.name, prefix: row.prefix },
-      workspace: { name: workspace.name, createdAt: workspace.createdAt },
+      workspace: { name: workspace.name, createdAt: workspace.createdAt, sourceSyncInterval: workspace.sourceSyncInterval },
     },
   };
 }

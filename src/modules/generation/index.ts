@@ -1,2 +1,3 @@
 export { generationRoutes } from './generation.routes.js';
 export { generationJobs } from './generation.jobs.js';
+export { generationListeners } from './generation.listeners.js';

@@ -91,3 +91,15 @@ export async function getJobStatuses(ctx: WorkspaceContext, jobIds: string[]): P
   if (missing) throw new AppError('not_found', `knowledge job ${missing} not found`);
   return ids.map((id) => rows.get(id)!);
 }
+
+/**
+ * A scheduled re-sync found a change on a source linked to knowledge (`source.synced`): one job
+ * regenerates from it as POST /v2/knowledge/public/bulk does with its defaults (every operation,
+ * drafts to review), in the transaction that records the change. Publishing the draft emits
+ * `article.published` as usual.
+ */
+export async function queueSyncedSourceGeneration(ctx: WorkspaceContext, sourceId: string): Promise<string> {
+  const id = randomUUID();
+  await queueJobs(ctx, [{ ...jobRow(ctx, { isDraft: true }), id, origin: 'sources', documentId: sourceId }]);
+  return id;
+}

@@ -1,2 +1,2 @@
 export { providerRoutes } from './providers.routes.js';
-export { isConnected, notConnected, openProviderSession, providerErrorAnswer, rotateConnectionSecrets } from './providers.service.js';
+export { connectionSyncIntervals, isConnected, notConnected, openProviderSession, providerErrorAnswer, rotateConnectionSecrets } from './providers.service.js';

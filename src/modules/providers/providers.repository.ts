@@ -31,12 +31,37 @@ export async function upsertConnection(
   return row;
 }
 
-export async function deleteConnection(db: Db, workspaceId: string, provider: string): Promise<boolean> {
-  const rows = await db
+/** Deletes the connection; answers what it was (undefined when there was none). */
+export async function deleteConnection(db: Db, workspaceId: string, provider: string): Promise<ProviderConnectionRow | undefined> {
+  const [row] = await db
     .delete(providerConnections)
     .where(and(eq(providerConnections.workspaceId, workspaceId), eq(providerConnections.provider, provider)))
-    .returning({ provider: providerConnections.provider });
-  return rows.length > 0;
+    .returning();
+  return row;
+}
+
+/** Sets the re-sync recurrence of the provider's sources (null: they follow the workspace's). */
+export async function setConnectionSyncInterval(
+  db: Db,
+  workspaceId: string,
+  provider: string,
+  syncInterval: string | null,
+  now: Date,
+): Promise<ProviderConnectionRow | undefined> {
+  const [row] = await db
+    .update(providerConnections)
+    .set({ syncInterval, updatedAt: now })
+    .where(and(eq(providerConnections.workspaceId, workspaceId), eq(providerConnections.provider, provider)))
+    .returning();
+  return row;
+}
+
+/** Each connected provider's re-sync recurrence (no credentials read). */
+export async function connectionSyncIntervals(db: Db, workspaceId: string): Promise<{ provider: string; syncInterval: string | null }[]> {
+  return db
+    .select({ provider: providerConnections.provider, syncInterval: providerConnections.syncInterval })
+    .from(providerConnections)
+    .where(eq(providerConnections.workspaceId, workspaceId));
 }
 
 /** Every workspace's connections, for key rotation only (`parley secrets rotate`): crosses workspaces on purpose. */

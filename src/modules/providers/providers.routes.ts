@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
-import { connectionBodySchema, connectionSchema, connectionTestSchema, providerParamsSchema } from './providers.schemas.js';
-import { deleteConnection, getConnection, putConnection, testConnection } from './providers.service.js';
+import { connectionBodySchema, connectionPatchSchema, connectionSchema, connectionTestSchema, providerParamsSchema } from './providers.schemas.js';
+import { deleteConnection, getConnection, patchConnection, putConnection, testConnection } from './providers.service.js';
 
 const tags = ['Providers'];
 
@@ -19,7 +19,8 @@ export function providerRoutes() {
         'network fails to reach it). Every provider ' +
         "takes an optional `baseUrl`, the provider API's base (default its public API), for proxies and self-hosted " +
         'wikis; it goes through the private-address policy of web fetches. Credentials are encrypted at rest and ' +
-        'answered as `********`; sending `********` for a secret keeps the stored one. A second PUT replaces the connection.',
+        'answered as `********`; sending `********` for a secret keeps the stored one. A second PUT replaces the connection ' +
+        '(and keeps its `syncInterval`).',
       params: providerParamsSchema,
       body: connectionBodySchema,
       errors: [502],
@@ -38,6 +39,22 @@ export function providerRoutes() {
       params: providerParamsSchema,
       response: connectionSchema,
       handler: async ({ ctx, params }) => getConnection(ctx, params.provider),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v2/providers/:provider/connection/public',
+      auth: 'write',
+      tags,
+      summary: 'Set the re-sync interval of a provider connection',
+      description:
+        "`syncInterval` is how often the provider's sources re-sync when they set no interval of their own: `off`, " +
+        '`hourly`, `daily`, `weekly`, a five-field cron expression in UTC, or null to follow the workspace\'s default ' +
+        '(docs/sources.md, "Scheduled re-sync"). The credentials are not checked again. 404 when the provider is not connected.',
+      params: providerParamsSchema,
+      body: connectionPatchSchema,
+      errors: [404],
+      response: connectionSchema,
+      handler: async ({ ctx, params, body }) => patchConnection(ctx, params.provider, body),
     }),
     defineRoute({
       method: 'DELETE',

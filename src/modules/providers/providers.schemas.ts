@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDERS } from '../../ingest/providers/index.js';
+import { recurrenceSchema } from '../../jobs/recurrence.js';
 
 export const providerSchema = z.enum(PROVIDERS).describe('`notion`, `zendesk`, `confluence` or `googledrive`');
 export const providerParamsSchema = z.object({ provider: providerSchema }).strict();
@@ -37,6 +38,11 @@ export const connectionSchema = z
     account: z.string().optional().describe('the account the provider reported when the credentials were checked'),
     baseUrl: z.string().optional(),
     credentials: z.record(z.string(), z.string()).optional().describe('the stored fields, secrets as `********`'),
+    syncInterval: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("how often the provider's sources re-sync when they set no interval of their own; null: the workspace's default (docs/sources.md)"),
     createdAt: z.iso.datetime().optional(),
     updatedAt: z.iso.datetime().optional(),
   })
@@ -50,3 +56,12 @@ export const connectionTestSchema = z
     error: z.string().nullable().describe('why the provider refused, when it did'),
   })
   .meta({ id: 'ProviderConnectionTest' });
+
+export const connectionPatchSchema = z
+  .object({
+    syncInterval: recurrenceSchema
+      .nullable()
+      .describe("the re-sync of the provider's sources that set none of their own: `off`, `hourly`, `daily`, `weekly`, a cron expression, or null for the workspace's default"),
+  })
+  .strict()
+  .meta({ examples: [{ syncInterval: 'daily' }] });

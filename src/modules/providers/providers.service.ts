@@ -1,4 +1,4 @@
-import type { WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { normalizeUrl } from '../../ingest/crawl/url.js';
@@ -17,8 +17,10 @@ import {
 } from '../../ingest/providers/index.js';
 import { MASK, type SecretBox } from '../../secrets.js';
 import {
+  connectionSyncIntervals as connectionSyncIntervalRows,
   deleteConnection as deleteConnectionRow,
   findConnection,
+  setConnectionSyncInterval,
   type ProviderConnectionRow,
   resealConnection,
   unscopedConnections,
@@ -158,6 +160,7 @@ function present(provider: ProviderName, row: ProviderConnectionRow | undefined,
     account: row.account,
     baseUrl: row.baseUrl,
     credentials: shown,
+    syncInterval: row.syncInterval,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -190,13 +193,39 @@ export async function getConnection(ctx: WorkspaceContext, provider: ProviderNam
   return present(provider, row, row ? openCredentials(ctx, row) : null);
 }
 
-/** DELETE: forgets the credentials; sources already imported stay (their refresh fails until reconnected). */
+/**
+ * DELETE: forgets the credentials; sources already imported stay (their refresh fails until
+ * reconnected). A re-sync interval the connection set goes with it: its sources follow the workspace's.
+ */
 export async function deleteConnection(ctx: WorkspaceContext, provider: ProviderName) {
-  if (!(await deleteConnectionRow(ctx.db, ctx.workspaceId, provider))) {
-    throw new AppError('not_found', `${provider} is not connected in this workspace`);
-  }
+  await inTransaction(ctx, async (tx) => {
+    const row = await deleteConnectionRow(tx.db, ctx.workspaceId, provider);
+    if (!row) throw new AppError('not_found', `${provider} is not connected in this workspace`);
+    if (row.syncInterval !== null) await emit(tx, 'provider.source-sync-changed', { provider, interval: null });
+  });
   ctx.log.info({ provider }, 'provider disconnected');
   return { provider, connected: false };
+}
+
+/**
+ * PATCH .../connection/public: the re-sync of the provider's sources that set none of their own
+ * (null: the workspace's default); a change emits `provider.source-sync-changed`, on which the
+ * sources module reschedules them. 404 when the provider is not connected.
+ */
+export async function patchConnection(ctx: WorkspaceContext, provider: ProviderName, body: { syncInterval: string | null }) {
+  const row = await inTransaction(ctx, async (tx) => {
+    const before = await findConnection(tx.db, ctx.workspaceId, provider);
+    if (!before) throw new AppError('not_found', `${provider} is not connected in this workspace`);
+    const after = await setConnectionSyncInterval(tx.db, ctx.workspaceId, provider, body.syncInterval, ctx.clock.now());
+    if (after && after.syncInterval !== before.syncInterval) await emit(tx, 'provider.source-sync-changed', { provider, interval: after.syncInterval });
+    return after;
+  });
+  return present(provider, row, row ? openCredentials(ctx, row) : null);
+}
+
+/** Each connected provider's re-sync recurrence (null: the workspace's default). */
+export async function connectionSyncIntervals(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>): Promise<Map<string, string | null>> {
+  return new Map((await connectionSyncIntervalRows(ctx.db, ctx.workspaceId)).map((r) => [r.provider, r.syncInterval]));
 }
 
 /** POST .../connection/test/public: the stored credentials against the provider, now. */

@@ -7,7 +7,7 @@ import { compareContent, contentFingerprint } from './changes.js';
 import type { Db } from '../../db/database.js';
 import type { ResourceRef } from '../../ingest/providers/index.js';
 import { depthOf, FETCHERS, IngestFailure } from './fetchers.service.js';
-import { enqueueIngestion } from './sources.service.js';
+import { enqueueIngestion } from './queueing.service.js';
 import { claimJob, failStaleJob, findByExternalIds, finishJob, insertSources, type NewSource, type SourceRow, unscopedStaleJobs } from './sources.repository.js';
 import type { SourceKind } from './sources.schemas.js';
 
@@ -16,7 +16,8 @@ export interface IngestRun {
   readonly sourceId: string;
   /** The queue job's id: the source's `linkedJobId` while the job is its latest. */
   readonly jobId: string;
-  readonly kind: 'add' | 'refresh';
+  /** `sync`: a refresh the source's re-sync schedule queued (emits `source.synced` too). */
+  readonly kind: 'add' | 'refresh' | 'sync';
   /** No retry follows: a retryable failure is recorded as the result. */
   readonly finalAttempt: boolean;
 }
@@ -35,7 +36,7 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
   }
   let result: { status: 'COMPLETED' | 'FAILED'; changes: Partial<NewSource>; children?: Children };
   try {
-    result = { status: 'COMPLETED', ...(await process(ctx, source, run.kind === 'refresh')) };
+    result = { status: 'COMPLETED', ...(await process(ctx, source, run.kind !== 'add')) };
   } catch (error) {
     if (error instanceof IngestFailure && (!error.retryable || run.finalAttempt)) {
       result = { status: 'FAILED', changes: { success: false, error: error.message } };
@@ -50,6 +51,11 @@ export async function ingestSource(ctx: WorkspaceContext, run: IngestRun): Promi
   const written = await inTransaction(ctx, async (tx) => {
     const row = await finishJob(tx.db, ctx.workspaceId, source.id, run.jobId, result.status, result.changes, ctx.clock.now());
     if (row) await emit(tx, 'source.ingested', { sourceId: row.id, status: result.status, changed: row.changed });
+    if (row && run.kind === 'sync') {
+      // A change this run found on a source linked to knowledge: its fingerprint moved and it is flagged.
+      const foundChange = row.changed && row.contentFingerprint !== source.contentFingerprint;
+      await emit(tx, 'source.synced', { sourceId: row.id, status: result.status, foundChange });
+    }
     if (row && result.children) await queueChildren(ctx, tx.db, row, result.children);
     return row;
   });

@@ -1,11 +1,14 @@
 import { iso } from '../../http/schemas.js';
 import type { SourceRow } from './sources.repository.js';
 import type { sourceSchema } from './sources.schemas.js';
+import { type SyncDefaults, syncView } from './sync.js';
 import type { z } from 'zod';
 
 type WireSource = z.input<typeof sourceSchema>;
 
-export function presentSource(row: SourceRow): WireSource {
+/** The wire record; `sync` (the request's defaults and time) gives its computed re-sync fields. */
+export function presentSource(row: SourceRow, sync: SyncDefaults): WireSource {
+  const view = syncView(row, sync);
   return {
     id: row.id,
     originalUrl: row.originalUrl,
@@ -31,6 +34,12 @@ export function presentSource(row: SourceRow): WireSource {
     changed: row.changed,
     paragraphs: row.paragraphs,
     oldParagraphs: row.oldParagraphs,
+    syncInterval: row.syncInterval,
+    effectiveSyncInterval: view.effectiveSyncInterval,
+    lastSyncAt: iso(row.lastSyncAt),
+    nextSyncAt: iso(view.nextSyncAt),
+    syncFailures: row.syncFailures,
+    syncError: view.syncError,
   };
 }
 

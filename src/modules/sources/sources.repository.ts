@@ -68,7 +68,8 @@ export async function insertSources(db: Db, workspaceId: string, values: Omit<Ne
 export interface QueuedJob {
   jobId: string;
   sourceId: string;
-  kind: 'add' | 'refresh';
+  /** `sync`: a refresh the source's schedule queued. */
+  kind: 'add' | 'refresh' | 'sync';
 }
 
 /** Points each source at its new job (PENDING) and records the job in the history. */
@@ -213,7 +214,7 @@ export async function finishJob(
 ): Promise<SourceRow | undefined> {
   const [row] = await db
     .update(sources)
-    .set({ ...changes, linkedJobStatus: status, updatedAt: now })
+    .set({ ...changes, linkedJobStatus: status, syncFailures: status === 'FAILED' ? sql`${sources.syncFailures} + 1` : 0, updatedAt: now })
     .where(
       and(
         eq(sources.workspaceId, workspaceId),
@@ -259,7 +260,7 @@ export async function failStaleJob(
 ): Promise<boolean> {
   const rows = await db
     .update(sources)
-    .set({ linkedJobStatus: 'FAILED', success: false, error, updatedAt: now })
+    .set({ linkedJobStatus: 'FAILED', success: false, error, syncFailures: sql`${sources.syncFailures} + 1`, updatedAt: now })
     .where(and(whileJobRuns(workspaceId, sourceId, jobId), lt(sources.updatedAt, olderThan)))
     .returning({ id: sources.id });
   if (rows.length === 0) return false;
@@ -351,4 +352,57 @@ export async function updateRegistered(
           WHERE s.workspace_id = ${workspaceId} AND s.id = q.id`,
     );
   }
+}
+
+/** Sets the sources' own re-sync interval (null: they follow the defaults); answers the rows. */
+export async function setSyncInterval(db: Db, workspaceId: string, ids: string[], syncInterval: string | null, now: Date): Promise<SourceRow[]> {
+  const rows: SourceRow[] = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    rows.push(
+      ...(await db
+        .update(sources)
+        .set({ syncInterval, updatedAt: now })
+        .where(and(eq(sources.workspaceId, workspaceId), inArray(sources.id, ids.slice(i, i + 1000))))
+        .returning()),
+    );
+  }
+  return rows;
+}
+
+/** Records that the schedule queued a refresh of the source now. */
+export async function markSynced(db: Db, workspaceId: string, sourceId: string, now: Date): Promise<void> {
+  await db
+    .update(sources)
+    .set({ lastSyncAt: now })
+    .where(and(eq(sources.workspaceId, workspaceId), eq(sources.id, sourceId)));
+}
+
+/** Which sources a reconciliation of schedules covers: these ids, or those following a default. */
+export type SyncSelection = { sourceIds: string[] } | { following: 'workspace' | { provider: string } };
+
+/**
+ * One page (by id, after `afterId`) of the sources a reconciliation covers, with the fields the
+ * schedule reads: no content. Following a default: the sources with no interval of their own (of
+ * one provider, for a connection's).
+ */
+export async function syncCandidates(
+  db: Db,
+  workspaceId: string,
+  selection: SyncSelection,
+  afterId: string | null,
+  limit: number,
+): Promise<{ id: string; source: string; syncInterval: string | null }[]> {
+  const where: (SQL | undefined)[] = [eq(sources.workspaceId, workspaceId)];
+  if ('sourceIds' in selection) where.push(inArray(sources.id, selection.sourceIds));
+  else {
+    where.push(isNull(sources.syncInterval));
+    if (selection.following !== 'workspace') where.push(eq(sources.source, selection.following.provider));
+  }
+  if (afterId) where.push(sql`${sources.id} > ${afterId}`);
+  return db
+    .select({ id: sources.id, source: sources.source, syncInterval: sources.syncInterval })
+    .from(sources)
+    .where(and(...where))
+    .orderBy(asc(sources.id))
+    .limit(limit);
 }

@@ -11,6 +11,7 @@ import {
   discoveryResponseSchema,
   ingestBodySchema,
   ingestResponseSchema,
+  patchSourceBodySchema,
   refreshBodySchema,
   refreshResponseSchema,
   registerBodySchema,
@@ -21,7 +22,10 @@ import {
   sourceSchema,
   uploadFieldsSchema,
 } from './sources.schemas.js';
+import { loadSyncDefaults } from './queueing.service.js';
 import { discoverResources, registerResources } from './resources.service.js';
+import type { SyncDefaults } from './sync.js';
+import { patchSource } from './sync.service.js';
 import {
   deepCrawl,
   deleteSources,
@@ -43,8 +47,8 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-function presentQueued(result: QueueResult) {
-  return { ...result, documents: result.documents.map(presentSource) };
+function presentQueued(result: QueueResult, sync: SyncDefaults) {
+  return { ...result, documents: result.documents.map((row) => presentSource(row, sync)) };
 }
 
 export function sourceRoutes() {
@@ -69,7 +73,8 @@ export function sourceRoutes() {
       serializer: 'presenter',
       handler: async ({ ctx, query }) => {
         const page = await listSources(ctx, query);
-        return { documents: page.rows.map(presentSource), hasMore: page.hasMore };
+        const sync = await loadSyncDefaults(ctx);
+        return { documents: page.rows.map((row) => presentSource(row, sync)), hasMore: page.hasMore };
       },
     }),
     defineRoute({
@@ -82,7 +87,28 @@ export function sourceRoutes() {
       errors: [404],
       response: sourceSchema,
       serializer: 'presenter',
-      handler: async ({ ctx, params }) => presentSource(await getSource(ctx, params.id)),
+      handler: async ({ ctx, params }) => presentSource(await getSource(ctx, params.id), await loadSyncDefaults(ctx)),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v2/documents/public/:id',
+      auth: 'write',
+      tags,
+      summary: 'Set the re-sync interval of a source',
+      description:
+        "`syncInterval` is how often Parley refreshes the source on its own: `off`, `hourly`, `daily`, `weekly`, a five-field " +
+        'cron expression in UTC (runs at least 5 minutes apart), or null to follow its provider connection\'s interval, then ' +
+        "the workspace's (PATCH /v2/workspace/public). Each run is the refresh of POST /v2/documents/public/refresh, never " +
+        'while another refresh of the source is queued or running; a change found on a source linked to knowledge queues ' +
+        'a knowledge job that drafts the update. The record answers the interval in effect, `nextSyncAt`, `lastSyncAt`, ' +
+        'and after failures `syncFailures` and `syncError` (a source failing repeatedly backs off). Uploaded files cannot ' +
+        're-sync (400). 404 when the source is not in the workspace. docs/sources.md, "Scheduled re-sync".',
+      params: idParamsSchema,
+      body: patchSourceBodySchema,
+      errors: [404],
+      response: sourceSchema,
+      serializer: 'presenter',
+      handler: async ({ ctx, params, body }) => presentSource(await patchSource(ctx, params.id, body), await loadSyncDefaults(ctx)),
     }),
     defineRoute({
       method: 'POST',
@@ -96,11 +122,12 @@ export function sourceRoutes() {
         'refreshed (`updatedDocumentIds`). Refreshing a URL with no record is a 400. For provider sources ' +
         'the arrays hold source ids of that provider. Each record moves PENDING -> IN_PROGRESS -> ' +
         'COMPLETED or FAILED (`error` says why: robots.txt exclusion, a page behind authentication, an ' +
-        'unsupported content type, ...). At most 5,000 entries per array. Uploaded files have their own route.',
+        'unsupported content type, ...). At most 5,000 entries per array. `syncInterval` sets the re-sync interval of every ' +
+        'source named (see PATCH /v2/documents/public/{id}). Uploaded files have their own route.',
       body: ingestBodySchema,
       status: 202,
       response: ingestResponseSchema,
-      handler: async ({ ctx, body }) => presentQueued(await ingest(ctx, body)),
+      handler: async ({ ctx, body }) => presentQueued(await ingest(ctx, body), await loadSyncDefaults(ctx)),
     }),
     defineRoute({
       method: 'GET',
@@ -213,7 +240,7 @@ export function sourceRoutes() {
       status: 202,
       errors: [415],
       response: ingestResponseSchema,
-      handler: async ({ ctx, upload }) => presentQueued(await uploadFile(ctx, upload!)),
+      handler: async ({ ctx, upload }) => presentQueued(await uploadFile(ctx, upload!), await loadSyncDefaults(ctx)),
     }),
     defineRoute({
       method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryBooleanSchema, uuidSchema } from '../../http/schemas.js';
 import { PROVIDERS } from '../../ingest/providers/index.js';
+import { recurrenceSchema } from '../../jobs/recurrence.js';
 
 export const SOURCE_KINDS = ['web', 'files', ...PROVIDERS] as const;
 export const sourceKindSchema = z.enum(SOURCE_KINDS);
@@ -46,6 +47,20 @@ export const sourceSchema = z
     changed: z.boolean(),
     paragraphs: z.array(z.string()),
     oldParagraphs: z.array(z.string()),
+    syncInterval: z
+      .string()
+      .nullable()
+      .describe("the source's own re-sync interval; null: it follows its provider connection's, then the workspace's"),
+    effectiveSyncInterval: z
+      .string()
+      .describe('the re-sync interval in effect: `off`, `hourly`, `daily`, `weekly` or a cron expression (uploaded files: always `off`)'),
+    lastSyncAt: z.iso.datetime().nullable().describe('when the schedule last queued a refresh of the source'),
+    nextSyncAt: z.iso.datetime().nullable().describe('when the schedule next refreshes the source (after any back-off); null when it does not re-sync'),
+    syncFailures: z.number().int().describe('ingestion jobs of the source that failed in a row; 0 once one completes'),
+    syncError: z
+      .string()
+      .nullable()
+      .describe('after a failure: what failed and, from the second failure in a row, how the schedule backs off'),
   })
   .meta({ id: 'Document' });
 
@@ -109,10 +124,14 @@ export const ingestBodySchema = z
     documentIdsToRefresh: z.array(entrySchema).max(MAX_BATCH).default([]).describe('same values as documentIdsToAdd'),
     english: z.boolean().default(true),
     baser: z.boolean().default(false),
+    syncInterval: recurrenceSchema
+      .nullable()
+      .optional()
+      .describe('sets the re-sync interval of every source named (null: they follow the defaults again); absent: left as it is'),
   })
   .strict()
   .meta({
-    examples: [{ source: 'web', documentIdsToAdd: ['https://help.example.com/refunds'], documentIdsToRefresh: [] }],
+    examples: [{ source: 'web', documentIdsToAdd: ['https://help.example.com/refunds'], documentIdsToRefresh: [], syncInterval: 'daily' }],
   });
 export type IngestBody = z.output<typeof ingestBodySchema>;
 
@@ -149,6 +168,15 @@ export const deepCrawlBodySchema = z
   .meta({ examples: [{ links: ['https://help.example.com/'], limit: 250, exclude: ['/blog/**'] }] });
 
 export const deepCrawlResponseSchema = z.object({ data: z.array(z.string()), message: z.string() }).meta({ id: 'CrawlResult' });
+
+export const patchSourceBodySchema = z
+  .object({
+    syncInterval: recurrenceSchema
+      .nullable()
+      .describe('`off`, `hourly`, `daily`, `weekly`, a five-field cron expression in UTC, or null to follow the defaults'),
+  })
+  .strict()
+  .meta({ examples: [{ syncInterval: 'daily' }, { syncInterval: '0 6 * * 1-5' }, { syncInterval: null }] });
 
 export const refreshBodySchema = z
   .object({ documentIds: z.array(uuidSchema).min(1).max(MAX_BATCH) })

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { enqueueMany, inTransaction, type WorkspaceContext } from '../../context.js';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../../http/schemas.js';
@@ -8,6 +8,7 @@ import { crawlSite } from '../../ingest/crawl/crawler.js';
 import { normalizeUrl } from '../../ingest/crawl/url.js';
 import { detectContentKind, MIME_TYPE_OF_KIND } from '../../ingest/extract/index.js';
 import { deleteArticles } from '../knowledge/index.js';
+import { enqueueIngestion, setSourcesSyncInterval, unscheduleSources } from './queueing.service.js';
 import { storageUrlOf } from './sources.presenter.js';
 import {
   sourceUrlsByArticle,
@@ -21,8 +22,6 @@ import {
   insertSources,
   listSources as listSourceRows,
   linkKnowledge as linkKnowledgeRow,
-  markQueued,
-  type QueuedJob,
   type SourceRow,
 } from './sources.repository.js';
 import type { IngestBody, SourceListQuery } from './sources.schemas.js';
@@ -48,28 +47,6 @@ export interface QueueResult {
   documents: SourceRow[];
 }
 
-/** Points the sources at new ingestion jobs (PENDING) and enqueues those jobs, in the caller's transaction. */
-export async function enqueueIngestion(
-  ctx: WorkspaceContext,
-  tx: Db,
-  added: string[],
-  updated: string[],
-  flags: { english?: boolean; baser?: boolean } = {},
-): Promise<QueuedJob[]> {
-  const jobs: QueuedJob[] = [
-    ...added.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'add' as const })),
-    ...updated.map((sourceId) => ({ sourceId, jobId: randomUUID(), kind: 'refresh' as const })),
-  ];
-  if (jobs.length === 0) return jobs;
-  await markQueued(tx, ctx.workspaceId, jobs, ctx.clock.now(), flags);
-  await enqueueMany(
-    { ...ctx, db: tx },
-    'sources.ingest',
-    jobs.map((job) => ({ id: job.jobId, payload: { workspaceId: ctx.workspaceId, sourceId: job.sourceId, kind: job.kind } })),
-  );
-  return jobs;
-}
-
 /** Queues one ingestion job per source inside the transaction (the record says PENDING exactly when the job exists). */
 export async function queueJobs(
   ctx: WorkspaceContext,
@@ -90,6 +67,12 @@ export async function queueJobs(
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
+}
+
+/** The ingest route's `syncInterval`, when given: the sources' own re-sync interval (null: the defaults). */
+async function setSyncIntervalOf(ctx: WorkspaceContext, tx: Db, ids: string[], syncInterval: string | null | undefined): Promise<void> {
+  if (syncInterval === undefined) return;
+  await setSourcesSyncInterval(ctx, tx, await findSourcesByIds(tx, ctx.workspaceId, ids), syncInterval);
 }
 
 /** POST /v2/documents/public: web URLs are created or refreshed; other sources are ids. */
@@ -165,6 +148,7 @@ async function ingestWeb(ctx: WorkspaceContext, body: IngestBody, flags: { engli
     for (const row of await findByExternalIds(tx, ctx.workspaceId, 'web', raced)) byUrl.set(row.externalId, row);
     const added = inserted.map((r) => r.id);
     const updated = unique([...toAdd, ...toRefresh].filter((url) => byUrl.has(url)).map((url) => byUrl.get(url)!.id));
+    await setSyncIntervalOf(ctx, tx, [...added, ...updated], body.syncInterval);
     return queueJobs(ctx, tx, added, updated, flags);
   });
 }
@@ -190,6 +174,7 @@ async function ingestById(ctx: WorkspaceContext, body: IngestBody, flags: { engl
       });
     check(toAdd, 'documentIdsToAdd', body.documentIdsToAdd);
     check(toRefresh, 'documentIdsToRefresh', body.documentIdsToRefresh);
+    await setSyncIntervalOf(ctx, tx, [...toAdd, ...toRefresh], body.syncInterval);
     return queueJobs(ctx, tx, toAdd, toRefresh, flags);
   });
 }
@@ -225,6 +210,8 @@ export async function deleteSources(ctx: WorkspaceContext, documentIds: string[]
     const articleIds = withArticles
       ? unique([...rows.values()].map((r) => r.linkedKnowledgeId).filter((id): id is string => id !== null))
       : [];
+    // Their re-sync schedules go after the commit.
+    await unscheduleSources(txCtx, tx, [...rows.values()]);
     const deletedSources = await deleteSourceRows(tx, ctx.workspaceId, ids);
     // Other sources linked to a deleted article are unlinked (sources.listeners.ts).
     const deletedArticles = await deleteArticles(txCtx, articleIds);

@@ -57,7 +57,7 @@ export async function putSchedule(ctx: Ctx, agentId: string, body: ScheduleBody)
   nextFire(body.cron, body.timezone, ctx.clock.now());
   const now = ctx.clock.now();
   const row = await upsertSchedule(ctx.db, ctx.workspaceId, { agentId, cron: body.cron, timezone: body.timezone, k: body.k, tags: body.tags, createdAt: now, updatedAt: now });
-  await ctx.queue.scheduleFor(JOB, scheduleKey(ctx.workspaceId, agentId), body.cron, { workspaceId: ctx.workspaceId, agentId }, body.timezone);
+  await ctx.queue.scheduleFor(JOB, scheduleKey(ctx.workspaceId, agentId), body.cron, { workspaceId: ctx.workspaceId, agentId }, { tz: body.timezone });
   return present(ctx, row);
 }
 

@@ -51,7 +51,7 @@ export async function lookupWidgetKey(db: Db, presented: string): Promise<Princi
     scopes: [],
     expiresAt: null,
     key: { name: key.name, prefix: key.key.slice(0, WIDGET_KEY_PREFIX.length + 6) },
-    workspace: { name: workspace.name, createdAt: workspace.createdAt },
+    workspace: { name: workspace.name, createdAt: workspace.createdAt, sourceSyncInterval: workspace.sourceSyncInterval },
     widget: { agentId: key.agentId, allowedOrigins: key.allowedOrigins, visitorRateLimit: key.visitorRateLimit },
   };
 }

@@ -6,12 +6,13 @@ export function presentWorkspace(row: Pick<WorkspaceRow, 'id' | 'name' | 'create
 }
 
 /** The calling key's workspace, with the key itself (never its secret). */
-export function presentCurrentWorkspace(workspace: Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>, principal: Principal) {
+export function presentCurrentWorkspace(workspace: Pick<WorkspaceRow, 'id' | 'name' | 'createdAt' | 'sourceSyncInterval'>, principal: Principal) {
   // A literal, not a spread of presentWorkspace: the key-check route's cost is mostly this (Node 20).
   return {
     id: workspace.id,
     name: workspace.name,
     createdAt: workspace.createdAt.toISOString(),
+    sourceSyncInterval: workspace.sourceSyncInterval,
     apiKey: {
       id: principal.apiKeyId,
       name: principal.key.name,

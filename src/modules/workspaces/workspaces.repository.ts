@@ -21,15 +21,16 @@ export async function findWorkspace(db: Db, workspaceId: string): Promise<Worksp
   return row;
 }
 
-export async function renameWorkspace(
+/** Sets the given fields of the workspace (its name, its sources' default re-sync). */
+export async function updateWorkspace(
   db: Db,
   workspaceId: string,
-  name: string,
+  values: { name?: string; sourceSyncInterval?: string },
   now: Date,
 ): Promise<WorkspaceRow | undefined> {
   const [row] = await db
     .update(workspaces)
-    .set({ name, updatedAt: now })
+    .set({ ...values, updatedAt: now })
     .where(eq(workspaces.id, workspaceId))
     .returning();
   return row;

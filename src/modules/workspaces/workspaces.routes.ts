@@ -2,8 +2,8 @@ import { principalOf } from '../../context.js';
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { presentCurrentWorkspace } from './workspaces.presenter.js';
-import { currentWorkspaceSchema, renameWorkspaceBodySchema } from './workspaces.schemas.js';
-import { getCurrentWorkspace, renameCurrentWorkspace } from './workspaces.service.js';
+import { currentWorkspaceSchema, updateWorkspaceBodySchema } from './workspaces.schemas.js';
+import { getCurrentWorkspace, updateCurrentWorkspace } from './workspaces.service.js';
 
 const tags = ['Workspace'];
 
@@ -28,11 +28,16 @@ export function workspaceRoutes(authenticator: KeyAuthenticator) {
       url: '/v2/workspace/public',
       auth: 'write',
       tags,
-      summary: 'Rename the workspace of the calling API key',
-      body: renameWorkspaceBodySchema,
+      summary: 'Update the workspace of the calling API key',
+      description:
+        'Renames the workspace (`name`) and/or sets the default re-sync of its sources (`sourceSyncInterval`: `off`, ' +
+        '`hourly`, `daily`, `weekly` or a five-field cron expression in UTC), which applies to every source that has no ' +
+        'interval of its own nor one from its provider connection (docs/sources.md, "Scheduled re-sync"). Give at least ' +
+        'one field; an invalid interval is a 400 naming it.',
+      body: updateWorkspaceBodySchema,
       response: currentWorkspaceSchema,
       handler: async ({ ctx, body }) => {
-        const workspace = await renameCurrentWorkspace(ctx, body.name);
+        const workspace = await updateCurrentWorkspace(ctx, body);
         authenticator.forgetWorkspace(ctx.workspaceId);
         return presentCurrentWorkspace(workspace, principalOf(ctx));
       },

@@ -1,15 +1,15 @@
-import { principalOf, type ProcessContext, type WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, principalOf, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import {
   findWorkspace,
-  renameWorkspace as renameWorkspaceRow,
+  updateWorkspace as updateWorkspaceRow,
   unscopedCountWorkspaces,
   unscopedInsertWorkspace,
   unscopedListWorkspaces,
   type WorkspaceRow,
 } from './workspaces.repository.js';
 
-type WorkspaceView = Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>;
+type WorkspaceView = Pick<WorkspaceRow, 'id' | 'name' | 'createdAt' | 'sourceSyncInterval'>;
 
 /**
  * The workspace of the calling key, as authentication just verified it (no further query: this is
@@ -17,13 +17,29 @@ type WorkspaceView = Pick<WorkspaceRow, 'id' | 'name' | 'createdAt'>;
  */
 export function getCurrentWorkspace(ctx: WorkspaceContext): WorkspaceView {
   const { workspace } = principalOf(ctx);
-  return { id: ctx.workspaceId, name: workspace.name, createdAt: workspace.createdAt };
+  return { id: ctx.workspaceId, name: workspace.name, createdAt: workspace.createdAt, sourceSyncInterval: workspace.sourceSyncInterval };
 }
 
-export async function renameCurrentWorkspace(ctx: WorkspaceContext, name: string): Promise<WorkspaceView> {
-  const workspace = await renameWorkspaceRow(ctx.db, ctx.workspaceId, name, ctx.clock.now());
-  if (!workspace) throw new AppError('not_found', 'workspace not found');
-  return workspace;
+/**
+ * PATCH /v2/workspace/public: renames the workspace and/or sets its sources' default re-sync; a
+ * changed default emits `workspace.source-sync-changed` (the sources module reschedules the sources
+ * that follow it) in the same transaction.
+ */
+export async function updateCurrentWorkspace(ctx: WorkspaceContext, values: { name?: string; sourceSyncInterval?: string }): Promise<WorkspaceView> {
+  return inTransaction(ctx, async (tx) => {
+    const before = await findWorkspace(tx.db, ctx.workspaceId);
+    const workspace = await updateWorkspaceRow(tx.db, ctx.workspaceId, values, ctx.clock.now());
+    if (!before || !workspace) throw new AppError('not_found', 'workspace not found');
+    if (workspace.sourceSyncInterval !== before.sourceSyncInterval) {
+      await emit(tx, 'workspace.source-sync-changed', { interval: workspace.sourceSyncInterval });
+    }
+    return workspace;
+  });
+}
+
+/** The default re-sync recurrence of the workspace's sources. */
+export async function workspaceSourceSyncInterval(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>): Promise<string> {
+  return (await findWorkspace(ctx.db, ctx.workspaceId))?.sourceSyncInterval ?? 'off';
 }
 
 /** The workspace the operator names, or 404. */
