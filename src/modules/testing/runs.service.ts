@@ -124,12 +124,14 @@ export async function executeRun(ctx: Ctx, runId: string): Promise<void> {
   try {
     const overlay = run.overlay ? await answerOverlay(ctx, run.agentId, run.overlay) : undefined;
     const cases = await casesByIds(ctx.db, ctx.workspaceId, run.caseIds);
-    const done = new Set((await listResults(ctx.db, ctx.workspaceId, [run.id])).map((r) => `${r.caseId}:${r.attempt}`));
+    const written = await listResults(ctx.db, ctx.workspaceId, [run.id]);
+    const done = new Set(written.map((r) => `${r.caseId}:${r.attempt}`));
     const attempts = run.deterministic ? 1 : run.k;
     const work: (() => Promise<void>)[] = [];
     for (const testCase of cases) {
       work.push(async () => {
-        let failedWithDrafts = false;
+        // A resumed gate run counts the failures its earlier attempt wrote.
+        let failedWithDrafts = written.some((r) => r.caseId === testCase.id && r.attempt > 0 && !r.passed);
         for (let attempt = 1; attempt <= attempts; attempt += 1) {
           if (done.has(`${testCase.id}:${attempt}`)) continue;
           const result = await runCase(ctx, run.agentId, testCase, overlay, attempt);
