@@ -469,7 +469,7 @@ describe('agent and prompt routes', () => {
         ['PUT', draft(agent.id, d.id), { hcChannelPrompt: [sec('c', 'C', 'c')] }, /^body\.hcChannelPrompt\.0\.channel: /],
         ['PUT', draft(agent.id, d.id), { note: 'n', status: 'published' }, /^body: .*status/],
         ['POST', publish(agent.id, d.id), { overwrite: 'yes' }, /^body\.overwrite: /],
-        ['POST', publish(agent.id, d.id), { force: true }, /^body: .*force/],
+        ['POST', publish(agent.id, d.id), { forced: true }, /^body: .*forced/],
       ];
       for (const [method, path, body, message] of cases) await fail(w.key, method, path, 400, message, body);
       await badJson(w.key, 'PUT', draft(agent.id, d.id));
