@@ -175,7 +175,7 @@ describe('operations endpoints', () => {
       '/v2/bots/{id}/test-runs/public': ['get', 'post'],
       '/v2/test-runs/{id}/public': ['get'],
       '/v2/bots/{id}/test-schedule/public': ['delete', 'get', 'put'],
-      '/mcp': ['post'],
+      '/mcp': ['delete', 'get', 'post'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -29,7 +29,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The MCP server: no server-sent stream (405)
+         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
+         *
+         *     No authentication.
+         */
+        get: operations["listMcp"];
         put?: never;
         /**
          * The MCP server (Streamable HTTP)
@@ -38,7 +44,13 @@ export interface paths {
          *     Scope: `read` (workspace API key).
          */
         post: operations["createMcp"];
-        delete?: never;
+        /**
+         * The MCP server: no session to end (405)
+         * @description Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.
+         *
+         *     No authentication.
+         */
+        delete: operations["deleteMcp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5056,6 +5068,38 @@ export interface operations {
             };
         };
     };
+    listMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createMcp: {
         parameters: {
             query?: never;
@@ -5157,6 +5201,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
             500: {
                 headers: {

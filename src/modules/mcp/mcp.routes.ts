@@ -28,8 +28,6 @@ const NO_STREAM = 'this MCP endpoint is stateless: send each JSON-RPC message wi
 /** What GET and DELETE answer: the transport's verbs a stateless server does not offer (405, `Allow: POST`). */
 const notOffered = {
   tags,
-  // Outside the OpenAPI document: an operation with no success answer is not one a client calls.
-  hidden: true,
   description: 'Always 405 with `Allow: POST`: MCP clients then use POST alone. docs/mcp.md describes the endpoint.',
   status: 405,
   response: errorBodySchema,
