@@ -13,7 +13,8 @@ import { spawnScript } from '../support/processes.js';
 // shapes; valid OpenAPI 3.1; Redocly's recommended rules. The answers themselves are checked against
 // it by the test mode PARLEY_TEST_VALIDATE_RESPONSES=1 (test/support/response-validation.ts).
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// The served document as parsed JSON, walked by path (the convention of test/conversations/support.ts's Trace).
+type Json = Record<string, ReturnType<typeof JSON.parse>>;
 
 /** Warnings of `redocly lint --extends recommended` that the specification's wire names force (docs/openapi.md). */
 // GET and DELETE /mcp answer 405 only: the MCP Streamable HTTP transport asks a server without a

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeLlm, fakeModelEnv, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { poll } from '../support/poll.js';
-import { firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+import { apiCaller, firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
 import { SHIPPING_DIAGNOSIS } from './support.js';
 
 
@@ -50,13 +50,7 @@ describe('a Refine with AI iteration survives a killed worker', { timeout: 120_0
     try {
       await first.waitForOutput(/Server listening/);
       const key = await firstKey(first, env);
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-        const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        const json = (await res.json()) as T;
-        assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-        return json;
-      };
+      const call = apiCaller(base, key);
       const agent = await call<{ id: string }>('POST', '/v2/bots/public', { name: 'Support' });
       const folder = await call<{ id: string }>('POST', '/v2/hc-folders/public', { title: 'Help', description: '' });
       await call('POST', '/v2/hc-bot-folder-junctions/public', { junctions: [{ folderId: folder.id, botId: agent.id, action: 'ADD' }] });

@@ -147,3 +147,14 @@ export async function processTestEnv(
 
 /** The crawler fixtures (robots.txt, sitemaps, URL data, the Nutch test site), vendored in test/fixtures/crawl. */
 export const crawlFixtures = path.join(repoRoot, 'test', 'fixtures', 'crawl');
+
+/** JSON calls to a spawned server with a key: each answers its body and fails the test on a status of 300 or more. */
+export function apiCaller(base: string, key: string) {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as T;
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}

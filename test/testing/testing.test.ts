@@ -296,6 +296,10 @@ describe('test cases and runs', () => {
     await fail('GET', caseOf(refund.id), 404, 'test case not found', undefined, other.w.readKey);
     await fail('POST', runs(other.agentId), 400, new RegExp(`caseIds: test case ${refund.id} is not a case of agent`), { caseIds: [refund.id] }, other.w.key);
     await fail('GET', cases(s.agentId), 404, 'agent not found', undefined, other.w.readKey);
+    await fail('GET', runOf(UNKNOWN), 404, 'test run not found', undefined, other.w.readKey);
+    await fail('GET', `${runs(s.agentId)}?cursor=${UNKNOWN}`, 400, new RegExp(`^cursor: ${UNKNOWN} is not a test run of this agent`), undefined, s.w.readKey);
+    await fail('GET', `${cases(s.agentId)}?cursor=${UNKNOWN}`, 400, new RegExp(`^cursor: ${UNKNOWN} is not a test case of this agent`), undefined, s.w.readKey);
+    await fail('PUT', `/v2/bots/${other.agentId}/test-schedule/public`, 400, /k/, { cron: '0 6 * * *', k: 0 }, other.w.key);
   });
 
   const withCase = async (app: TestApp, o: Tenant) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeLlm, fakeModelEnv, startFakeLlm, taskOf } from '../support/fake-llm.js';
 import { poll } from '../support/poll.js';
-import { firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
+import { apiCaller, firstKey, freePort, type Proc, processTestEnv, spawnScript, stop } from '../support/processes.js';
 
 describe('a test run survives a killed worker', { timeout: 180_000 }, () => {
   let env: Record<string, string | undefined>;
@@ -51,13 +51,7 @@ describe('a test run survives a killed worker', { timeout: 180_000 }, () => {
     try {
       await first.waitForOutput(/Server listening/);
       const key = await firstKey(first, env);
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-        const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        const json = (await res.json()) as T;
-        assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-        return json;
-      };
+      const call = apiCaller(base, key);
       const agent = await call<{ id: string }>('POST', '/v2/bots/public', { name: 'Support' });
       for (const q of ['first question', 'second question', 'third question']) {
         await call('POST', `/v2/bots/${agent.id}/test-cases/public`, { name: q, turns: [{ content: `This is the ${q}` }], expect: { contains: `answer to the ${q}` } });

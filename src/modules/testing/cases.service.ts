@@ -132,7 +132,8 @@ export async function caseFromConversation(ctx: Ctx, conversationId: string, bod
 const FACT = new RegExp(
   [
     String.raw`[$€£]\s?\d[\d,.]*`,
-    String.raw`\b\d[\d,.]*\s?(?:-\s?)?(?:business\s|working\s|calendar\s)?(?:days?|hours?|weeks?|months?|years?|minutes?|%|percent|euros?|dollars?|pounds?|usd|eur|gbp|kg|lbs?)\b`,
+    // A percent sign ends the fact itself: a word boundary after it would need a letter next.
+    String.raw`\b\d[\d,.]*\s?(?:-\s?)?(?:business\s|working\s|calendar\s)?(?:(?:days?|hours?|weeks?|months?|years?|minutes?|percent|euros?|dollars?|pounds?|usd|eur|gbp|kg|lbs?)\b|%)`,
     String.raw`\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b`,
     String.raw`\bhttps?://[^\s)>\]]+`,
     String.raw`\+?\d[\d\s().-]{7,}\d`,

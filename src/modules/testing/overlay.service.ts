@@ -17,7 +17,7 @@ import { getRule, getRuleDraft, publishedRulesForAgent, type RuleWithAgents } fr
 const bad = (field: string, message: string) => new AppError('bad_request', `${field}: ${message}`);
 
 /** The ids a stored overlay stands for (an iteration's drafts read as they are now). */
-export async function overlayIds(ctx: WorkspaceContext, agentId: string, overlay: TestRunOverlay, field = 'overlay'): Promise<Required<Omit<TestRunOverlay, 'iterationId'>>> {
+async function overlayIds(ctx: WorkspaceContext, agentId: string, overlay: TestRunOverlay, field = 'overlay'): Promise<Required<Omit<TestRunOverlay, 'iterationId'>>> {
   if (overlay.iterationId) {
     const iteration = await iterationDraftIds(ctx, overlay.iterationId).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'not_found') throw bad(`${field}.iterationId`, `fix iteration ${overlay.iterationId} not found`);

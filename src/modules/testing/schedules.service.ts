@@ -4,8 +4,8 @@ import { AppError } from '../../http/errors.js';
 import { iso } from '../../http/schemas.js';
 import { requireAgent } from '../agents/index.js';
 import { pickCases, queueRun } from './runs.service.js';
-import { deleteSchedule as deleteScheduleRow, findRun, findSchedule, listRunsPage, type ScheduleRow, upsertSchedule } from './testing.repository.js';
-import type { ListRunsQuery, ScheduleBody } from './testing.schemas.js';
+import { deleteSchedule as deleteScheduleRow, findSchedule, type ScheduleRow, upsertSchedule } from './testing.repository.js';
+import type { ScheduleBody } from './testing.schemas.js';
 
 /**
  * An agent's scheduled test run (docs/testing.md): a cron expression in a time zone, kept as a row
@@ -87,12 +87,4 @@ export async function runScheduled(ctx: Ctx, agentId: string): Promise<void> {
     return;
   }
   await queueRun(ctx, agentId, cases, { k: schedule.k, trigger: 'schedule', overlay: null });
-}
-
-/** GET /v2/bots/{id}/test-runs/public: the agent's runs, newest first. */
-export async function listRuns(ctx: Ctx, agentId: string, query: ListRunsQuery) {
-  await requireAgent(ctx, agentId);
-  const cursor = query.cursor ? await findRun(ctx.db, ctx.workspaceId, query.cursor) : undefined;
-  if (query.cursor && cursor?.agentId !== agentId) throw new AppError('bad_request', `cursor: ${query.cursor} is not a test run of this agent`);
-  return listRunsPage(ctx.db, ctx.workspaceId, agentId, { limit: query.limit, direction: query.direction, trigger: query.trigger, cursor });
 }

@@ -11,6 +11,7 @@ export type NewRun = Omit<typeof testRuns.$inferInsert, 'workspaceId'>;
 
 const caseOf = (workspaceId: string, id: string) => and(eq(testCases.workspaceId, workspaceId), eq(testCases.id, id));
 const runOf = (workspaceId: string, id: string) => and(eq(testRuns.workspaceId, workspaceId), eq(testRuns.id, id));
+const agentCases = (workspaceId: string, agentId: string) => and(eq(testCases.workspaceId, workspaceId), eq(testCases.agentId, agentId));
 
 interface Page {
   limit: number;
@@ -58,7 +59,7 @@ export async function deleteCase(db: Db, workspaceId: string, id: string): Promi
 }
 
 export async function countCases(db: Db, workspaceId: string, agentId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(testCases).where(and(eq(testCases.workspaceId, workspaceId), eq(testCases.agentId, agentId)));
+  const [row] = await db.select({ n: count() }).from(testCases).where(agentCases(workspaceId, agentId));
   return row?.n ?? 0;
 }
 
@@ -67,12 +68,7 @@ export async function listCasesPage(db: Db, workspaceId: string, agentId: string
     .select()
     .from(testCases)
     .where(
-      and(
-        eq(testCases.workspaceId, workspaceId),
-        eq(testCases.agentId, agentId),
-        page.tag ? sql`${page.tag} = any(${testCases.tags})` : undefined,
-        keyset(testCases, page),
-      ),
+      and(agentCases(workspaceId, agentId), page.tag ? sql`${page.tag} = any(${testCases.tags})` : undefined, keyset(testCases, page)),
     )
     .orderBy(...order(testCases, page))
     .limit(page.limit + 1);
@@ -86,8 +82,7 @@ export async function selectCases(db: Db, workspaceId: string, agentId: string, 
     .from(testCases)
     .where(
       and(
-        eq(testCases.workspaceId, workspaceId),
-        eq(testCases.agentId, agentId),
+        agentCases(workspaceId, agentId),
         pick.caseIds ? inArray(testCases.id, [...pick.caseIds]) : undefined,
         pick.tags?.length ? sql`${testCases.tags} && ${sql.param([...pick.tags])}::text[]` : undefined,
       ),

@@ -2,8 +2,8 @@ import { pageCursors } from '../../http/keyset.js';
 import { defineRoute } from '../../http/route.js';
 import { idParamsSchema } from '../../http/schemas.js';
 import { caseFromConversation, createCase, deleteCase, getCase, listCases, updateCase } from './cases.service.js';
-import { createRun, getRun, resultCounts } from './runs.service.js';
-import { deleteSchedule, getSchedule, listRuns, putSchedule } from './schedules.service.js';
+import { createRun, getRun, listRuns, resultCounts } from './runs.service.js';
+import { deleteSchedule, getSchedule, putSchedule } from './schedules.service.js';
 import { presentCase, presentRun, presentRunSummary } from './testing.presenter.js';
 import {
   caseListSchema,
