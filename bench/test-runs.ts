@@ -7,12 +7,14 @@
 //   to one unanswerable (expecting `answers: false`), spread evenly over the file;
 // - a run of every case with k = 3 (POST /v2/bots/{id}/test-runs/public, polled until it ends):
 //   its time from the request to `completed`, pass@1 and pass^k, per kind of case;
-// - a gated publish: a cosmetic article draft (a live article no case cites, its agent
+// - a gated publish: a cosmetic article draft (the live article fewest cases cite, its agent
 //   instruction changed) published with the agent's cases, next to the same publish on an agent
 //   without cases (the reference, not gated), --repetitions times each: the added time;
-// - a seeded regression: a new draft article in the agent's folder with `escalation: true` whose
-//   questions are those of --broken answerable cases that pass (its questions catch theirs and hand
-//   over); publishing it must answer 409 naming exactly those cases, every repetition, while the
+// - a seeded regression: a lead's draft rule (drafted from instructions, then given --broken
+//   passing answerable cases' questions as its trigger description, the other passing cases its
+//   dry run catches as counter-examples, and a hand-over as its flow);
+//   publishing it for the agent must answer 409 naming every one of them, and no case the draft's
+//   trigger does not match (the rule test route's dry run), every repetition, while the
 //   cosmetic draft publishes every time.
 //
 // npm run bench:test-runs -- [--cases 200] [--k 3] [--broken 10] [--repetitions 3] [--backend all|pglite|postgres]
@@ -94,7 +96,7 @@ interface Report {
   gatedPublishMs?: number[];
   referencePublishMs?: number[];
   harmlessPublished?: number;
-  regression?: { chosen: number; publishMs: number[]; refusals: { status: number; named: number | null; exact: boolean }[] };
+  regression?: { chosen: number; matched: number; counterExamples: number; publishMs: number[]; refusals: { status: number; named: number | null; exact: boolean }[] };
   error?: string;
 }
 
@@ -126,7 +128,7 @@ interface Workspace {
   agentId: string;
   folderId: string;
   cases: BenchCase[];
-  /** The live article the cosmetic draft changes (no case cites it), and its copy under the reference agent. */
+  /** The live article the cosmetic draft changes (the one fewest cases cite), and its copy under the reference agent. */
   harmless: { articleId: string; referenceArticleId: string; content: ArticleContent };
   /** Answerable cases by their gold article. */
   gold: Map<string, string>;
@@ -169,10 +171,11 @@ async function build(call: Call, set: DataSet, total: number): Promise<Workspace
   const cases = await pool(bodies, async (b) => ({ id: (await call<{ id: string }>('POST', `/v2/bots/${agentId}/test-cases/public`, b.body)).id, kind: b.kind, query: b.query }));
   const gold = new Map(answerable.map((q, i) => [cases[rules.length + i]!.id, articleOf.get(q.relevant!)!]));
 
-  // The cosmetic draft's article: one no case cites; its copy answers for an agent with no cases.
-  const cited = new Set(gold.values());
-  const harmlessDoc = set.documents.find((d) => !cited.has(articleOf.get(d.id)!));
-  if (!harmlessDoc) throw new Error('every article is cited by a case: lower --cases');
+  // The cosmetic draft's article: the one fewest cases cite (none, below 125 answerable cases);
+  // its copy answers for an agent with no cases.
+  const citing = new Map<string, number>();
+  for (const article of gold.values()) citing.set(article, (citing.get(article) ?? 0) + 1);
+  const harmlessDoc = [...set.documents].sort((a, b) => (citing.get(articleOf.get(a.id)!) ?? 0) - (citing.get(articleOf.get(b.id)!) ?? 0))[0]!;
   const content: ArticleContent = { title: harmlessDoc.title, mainKnowledge: harmlessDoc.answers.join('\n\n'), agentInstruction: '', questions: [], keywords: [], escalation: false };
   const reference = await loadAgent(call, [{ title: content.title, body: content.mainKnowledge }]);
   return { agentId, folderId, cases, gold, harmless: { articleId: articleOf.get(harmlessDoc.id)!, referenceArticleId: reference.articleIds[0]!, content } };
@@ -191,22 +194,22 @@ async function runAll(call: Call, agentId: string, k: number): Promise<{ run: Te
   }
 }
 
-/** POST /v2/hc-articles/{id}/publish/public, whatever it answers. */
-async function publish(server: RunningServer, draftId: string): Promise<Publish> {
+/** A publish route (POST `path` with `body`), whatever it answers. */
+async function publish(server: RunningServer, path: string, body: object = {}): Promise<Publish> {
   const started = performance.now();
-  const res = await fetch(`${server.url}/v2/hc-articles/${draftId}/publish/public`, {
+  const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
-    body: '{}',
+    body: JSON.stringify(body),
   });
-  const body = (await res.json()) as { message?: string };
-  return { status: res.status, ms: performance.now() - started, message: body.message ?? '' };
+  const answer = (await res.json()) as { message?: string };
+  return { status: res.status, ms: performance.now() - started, message: answer.message ?? '' };
 }
 
-/** A draft of the live article with the cosmetic change of repetition `i` (its agent instruction). */
+/** A draft of the live article with the cosmetic change of repetition `i` (its agent instruction): its publish route. */
 async function cosmeticDraft(call: Call, articleId: string, content: ArticleContent, i: number): Promise<string> {
   const draft = await call<{ id: string }>('POST', `/v2/hc-articles/${articleId}/draft/public`, { ...content, agentInstruction: `Keep the answer short (review ${i + 1}).` });
-  return draft.id;
+  return `/v2/hc-articles/${draft.id}/publish/public`;
 }
 
 const share = (part: number, all: number) => (all ? part / all : 0);
@@ -240,18 +243,50 @@ async function measure(server: RunningServer, set: DataSet, settings: Settings, 
     return true;
   }).slice(0, settings.broken);
   if (chosen.length < settings.broken) throw new Error(`only ${chosen.length} answerable cases pass on distinct articles; --broken ${settings.broken} is too many`);
-  const regression = await call<{ id: string }>('POST', '/v2/hc-articles/public', {
-    title: 'Questions handled by our support team',
-    mainKnowledge: 'Our support team answers these questions in person.',
-    agentInstruction: '',
-    questions: chosen.map((c) => c.query),
-    keywords: [],
-    escalation: true,
-    parentFolderId: ws.folderId,
-    isDraft: true,
+  // A lead's draft rule: these questions go to a person. Drafted from instructions, then given the
+  // questions as its trigger description and a hand-over as its flow (a draft changes in place).
+  const drafted = await call<{ id: string }>('POST', '/v2/hc-rules/draft/public', {
+    name: 'Questions our team answers in person',
+    behaviorInstructions: 'When a customer asks one of the questions our team answers in person, hand over to a human.',
   });
+  // Its trigger: the chosen questions, and as the lead would after a dry run, the other passing
+  // cases it caught as counter-examples ("Not for messages like", docs/rules.md), for up to three rounds.
+  const questions = chosen.map((c) => c.query);
+  const chosenIds = new Set(chosen.map((c) => c.id));
+  const notFor: string[] = [];
+  let matched = new Set<string>();
+  let used = 0;
+  for (let round = 0; round < 3; round++) {
+    // As many counter-examples as the description holds (4,000 characters).
+    const head = `Questions our team answers in person: ${questions.join(' | ')}.`;
+    let counter = '';
+    used = 0;
+    for (const q of notFor) {
+      const next = `${counter ? `${counter}, ` : ' Not for messages like: '}"${q.replaceAll('"', "'")}"`;
+      if (head.length + next.length + 1 > 4000) break;
+      counter = next;
+      used++;
+    }
+    if (counter) counter += '.';
+    await call('PATCH', `/v2/hc-rules/${drafted.id}/public`, {
+      description: head + counter,
+      flowConfig: { type: 'escalate', reason: 'other', message: 'A colleague will answer this one in person.' },
+    });
+    // What the draft can break: the passing cases whose message its trigger matches (the dry-run test route).
+    const now = new Set<string>();
+    await pool(ws.cases.filter((c) => passing.has(c.id)), async (c) => {
+      const test = await call<{ trigger: { matched: boolean } }>('POST', `/v2/hc-rules/${drafted.id}/test/public`, { message: c.query });
+      if (test.trigger.matched) now.add(c.id);
+    });
+    matched = now;
+    const extra = ws.cases.filter((c) => now.has(c.id) && !chosenIds.has(c.id));
+    if (!extra.length) break;
+    const before = notFor.length;
+    notFor.push(...extra.map((c) => c.query).filter((q) => !notFor.includes(q)));
+    if (notFor.length === before) break;
+  }
   const want = new Set(chosen.map((c) => c.id));
-  report.regression = { chosen: chosen.length, publishMs: [], refusals: [] };
+  report.regression = { chosen: chosen.length, matched: matched.size, counterExamples: used, publishMs: [], refusals: [] };
   report.gatedPublishMs = [];
   report.referencePublishMs = [];
   report.harmlessPublished = 0;
@@ -266,12 +301,13 @@ async function measure(server: RunningServer, set: DataSet, settings: Settings, 
     if (reference.status !== 200) throw new Error(`the reference publish answered ${reference.status}: ${reference.message}`);
     report.referencePublishMs.push(reference.ms);
     // The regression: refused with 409 naming exactly the chosen cases (the gate run lists them all).
-    const refused = await publish(server, regression.id);
+    const refused = await publish(server, `/v2/hc-rules/${drafted.id}/publish/public`, { botIds: [ws.agentId], acceptWarnings: true });
     report.regression.publishMs.push(refused.ms);
     const named = /the drafts break (\d+) test case/.exec(refused.message);
     const gateRuns = await call<{ testRuns: TestRun[] }>('GET', `/v2/bots/${ws.agentId}/test-runs/public?trigger=gate&limit=1`);
     const ids = gateRuns.testRuns[0]?.gate?.regressedCaseIds ?? [];
-    const exact = refused.status === 409 && ids.length === want.size && ids.every((id) => want.has(id));
+    // Caught: every chosen case named, and nothing the draft's trigger does not match.
+    const exact = refused.status === 409 && [...want].every((id) => ids.includes(id)) && ids.every((id) => matched.has(id));
     if (!exact) process.stderr.write(`bench: the regression draft answered ${refused.status}: ${refused.message.slice(0, 500)}\n`);
     report.regression.refusals.push({ status: refused.status, named: named ? Number(named[1]) : null, exact });
   }
@@ -300,7 +336,7 @@ function table(reports: Report[], settings: Settings): string[] {
     `| the same publish, agent without cases (reference, not gated) | ${col((r) => msText(median(r.referencePublishMs)))} |`,
     `| added time of the gate | ${col((r) => { const a = median(r.gatedPublishMs); const b = median(r.referencePublishMs); return a === undefined || b === undefined ? '-' : msText(a - b); })} |`,
     `| cosmetic draft published | ${col((r) => `${r.harmlessPublished ?? 0}/${settings.repetitions}`)} |`,
-    `| draft breaking ${settings.broken} cases: 409 naming exactly them | ${col((r) => `${reg(r)?.refusals.filter((x) => x.exact).length ?? 0}/${settings.repetitions} (named ${[...new Set(reg(r)?.refusals.map((x) => x.named ?? '-') ?? [])].join(', ') || '-'})`)} |`,
+    `| draft rule breaking ${settings.broken} chosen cases: 409 naming every one, nothing its trigger does not match | ${col((r) => `${reg(r)?.refusals.filter((x) => x.exact).length ?? 0}/${settings.repetitions} (named ${[...new Set(reg(r)?.refusals.map((x) => x.named ?? '-') ?? [])].join(', ') || '-'}; its trigger matches ${reg(r)?.matched ?? '-'} passing cases, with ${reg(r)?.counterExamples ?? '-'} counter-examples)`)} |`,
     `| refused publish time (median) | ${col((r) => msText(median(reg(r)?.publishMs)))} |`,
   ];
 }

@@ -53,6 +53,7 @@ const DOC_PAGES: Record<string, string | null> = {
   widget: 'widget.md',
   webhooks: 'webhooks.md',
   testing: 'testing.md',
+  audit: 'audit.md',
   workspaces: null, // README.md "API conventions"
 };
 
@@ -103,6 +104,7 @@ const GLOSSARY: Record<string, GlossaryEntry> = {
   webhooks: { term: 'Webhooks', meaning: 'Endpoints that receive signed events (conversations, articles, sources, Refine), with their deliveries', codeNames: ['webhook endpoints', 'deliveries'], tables: ['webhook_endpoints', 'webhook_deliveries'] },
   'test-cases': { term: 'Test cases', meaning: "Customer turns and what an agent's replies must meet, run to prove a change before customers see it", codeNames: ['test cases'], tables: ['test_cases'] },
   'test-runs': { term: 'Test runs', meaning: "Runs of an agent's test cases, k times each (pass@1, pass^k), from the API, a schedule or a publish's gate", codeNames: ['test runs', 'gate runs'], tables: ['test_runs', 'test_run_results', 'test_schedules'] },
+  'audit-log': { term: 'Audit log', meaning: 'Who wrote what and when: every write through the API, a job, the MCP server or the CLI', codeNames: ['audit entries'], tables: ['audit_log'] },
   workspace: { term: 'Workspace', meaning: 'The workspace of the calling API key', codeNames: ['workspaces'], tables: ['workspaces'] },
 };
 

@@ -13,6 +13,7 @@ import { createRequestCounter, registerRateLimit } from './http/rate-limit.js';
 import { registerRoutes } from './http/route.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { adminRoutes } from './modules/admin/index.js';
+import { auditRoutes } from './modules/audit/index.js';
 import { agentRoutes, promptRoutes } from './modules/agents/index.js';
 import { analyticsRoutes, conversationRoutes } from './modules/conversations/index.js';
 import { providerRoutes } from './modules/providers/index.js';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...webhookRoutes(),
     ...testingRoutes(),
     ...mcpRoutes(),
+    ...auditRoutes(),
     ...adminRoutes(authenticator),
   ]);
   await registerConsole(app, config.consoleDir);

@@ -28,6 +28,8 @@ Commands:
   key list --workspace ID [--json]
   key revoke --id KEY_ID
   secrets rotate --new-key KEY       re-seal every stored secret with a new key (32 bytes, base64)
+  audit export [--workspace ID|none] [--since ISO] [--until ISO]
+                                     the audit log as JSON lines, newest first (docs/audit.md)
   mcp [--no-worker]                  the MCP server on stdin/stdout, acting with PARLEY_API_KEY (docs/mcp.md)
 
 Configuration comes from the environment (see .env.example). With no DATABASE_URL, Parley uses
@@ -45,6 +47,8 @@ const options = {
   id: { type: 'string' },
   json: { type: 'boolean' },
   'new-key': { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -135,6 +139,27 @@ async function runKey(config: Config, sub: string | undefined, flags: Flags): Pr
     return;
   }
   throw new UsageError('expected: key create | key list | key revoke');
+}
+
+/** `audit export`: every entry the filters select, one JSON object a line, newest first, page by page. */
+async function runAudit(config: Config, sub: string | undefined, flags: Flags): Promise<void> {
+  if (sub !== 'export') throw new UsageError('expected: audit export');
+  const workspace = flags.workspace;
+  if (workspace !== undefined && workspace !== 'none' && !z.uuid().safeParse(workspace).success) {
+    throw new UsageError(`--workspace must be a UUID or "none", got "${workspace}"`);
+  }
+  for (const flag of ['since', 'until'] as const) {
+    const value = flags[flag];
+    if (value !== undefined && Number.isNaN(new Date(value).getTime())) throw new UsageError(`--${flag} must be an ISO 8601 date-time, got "${value}"`);
+  }
+  await withOperator(config, async (c) => {
+    let cursor: string | undefined;
+    do {
+      const page = await c.auditPage({ limit: '100', workspaceId: workspace, since: flags.since, until: flags.until, cursor });
+      if (page.entries.length) process.stdout.write(`${page.entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  });
 }
 
 async function runMigrate(config: Config): Promise<void> {
@@ -289,6 +314,8 @@ async function main(argv: string[]): Promise<void> {
       return runSecrets(config, sub, flags);
     case 'mcp':
       return runMcp(config, flags);
+    case 'audit':
+      return runAudit(config, sub, flags);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

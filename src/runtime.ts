@@ -22,6 +22,7 @@ import { JobQueue } from './jobs/queue.js';
 import { createSecretBox, generateSecretKey, parseSecretKey } from './secrets.js';
 import { jobRegistry } from './jobs/registry.js';
 import { createApiKey } from './modules/api-keys/index.js';
+import { auditLog } from './modules/audit/index.js';
 import { type CpuPool, createCpuPool } from './workers/pool.js';
 import { countWorkspaces, createWorkspace } from './modules/workspaces/index.js';
 
@@ -131,6 +132,7 @@ export function createPorts(options: PortsOptions): Ports {
     log,
     config,
     secrets: createSecretBox(secretKeyOf(config)),
+    audit: auditLog,
   };
 }
 

@@ -1,6 +1,7 @@
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import { type Database, openDatabase, pgliteFolder } from '../db/database.js';
+import type { AuditDetails } from '../context.js';
+import { type Database, type Db, openDatabase, pgliteFolder, transaction } from '../db/database.js';
 import { acquireDataDirLock, readLock } from '../db/lock.js';
 import { migrateDatabase } from '../db/migrate.js';
 import type { ErrorBody } from '../http/errors.js';
@@ -11,12 +12,16 @@ import {
   presentCreatedApiKey,
   revokeApiKey,
 } from '../modules/api-keys/index.js';
+import { adminListAuditQuerySchema, type AdminListAuditQuery, listDeploymentAuditLog, presentAdminAuditEntry, presentAuditPage, recordAudit } from '../modules/audit/index.js';
 import { createWorkspace, listWorkspaces, presentWorkspace } from '../modules/workspaces/index.js';
 import { readEmbeddedAdminToken } from '../runtime.js';
 
 export type WorkspaceView = ReturnType<typeof presentWorkspace>;
 export type ApiKeyView = ReturnType<typeof presentApiKey>;
 export type CreatedApiKeyView = ReturnType<typeof presentCreatedApiKey>;
+export type AuditPageView = ReturnType<typeof presentAuditPage<ReturnType<typeof presentAdminAuditEntry>>>;
+/** A page of the deployment's audit log: the admin route's query (`workspaceId`: an id, `none`, or all). */
+export type AuditQuery = Partial<Record<keyof AdminListAuditQuery, string>>;
 
 export interface NewKey {
   name?: string | undefined;
@@ -31,27 +36,52 @@ export interface OperatorClient {
   createKey(workspaceId: string, key: NewKey): Promise<CreatedApiKeyView>;
   listKeys(workspaceId: string): Promise<ApiKeyView[]>;
   revokeKey(id: string): Promise<ApiKeyView>;
+  auditPage(query: AuditQuery): Promise<AuditPageView>;
   close(): Promise<void>;
+}
+
+const OPERATOR_ACTOR = { actor: { kind: 'operator', id: 'operator' } } as const;
+
+/** A CLI write on the database, in one transaction with its audit entry (`cli <command>`). */
+function audited<T>(db: Db, details: Omit<AuditDetails, 'fields'> & { fields?: string[] }, write: (tx: Db) => Promise<T>): Promise<T> {
+  return transaction(db, async (tx) => {
+    const result = await write(tx);
+    await recordAudit(tx, { fields: [], ...details }, OPERATOR_ACTOR, result);
+    return result;
+  });
 }
 
 export class OperatorError extends Error {}
 
 /** Direct database access: PostgreSQL, or an embedded folder no server holds. */
 function directClient(database: Database, onClose: () => void): OperatorClient {
-  const ctx = { db: database.db, clock: systemClock };
+  const db = database.db;
+  const ctx = { db, clock: systemClock };
   return {
-    createWorkspace: async (name) => presentWorkspace(await createWorkspace(ctx, name)),
+    createWorkspace: async (name) =>
+      presentWorkspace(await audited(db, { action: 'cli workspace create', resourceType: 'workspaces', resourceId: null, fields: ['name'] }, (tx) => createWorkspace({ ...ctx, db: tx }, name))),
     listWorkspaces: async () => (await listWorkspaces(ctx)).map(presentWorkspace),
     createKey: async (workspaceId, key) => {
-      const created = await createApiKey(ctx, workspaceId, {
-        name: key.name,
-        scopes: key.scopes,
-        expiresAt: key.expiresAt ? new Date(key.expiresAt) : undefined,
-      });
+      const created = await audited(
+        db,
+        { action: 'cli key create', resourceType: 'api-keys', resourceId: null, workspaceId, fields: Object.keys(key).filter((k) => key[k as keyof NewKey] !== undefined) },
+        async (tx) => {
+          const made = await createApiKey({ ...ctx, db: tx }, workspaceId, {
+            name: key.name,
+            scopes: key.scopes,
+            expiresAt: key.expiresAt ? new Date(key.expiresAt) : undefined,
+          });
+          return Object.assign(made, { id: made.row.id });
+        },
+      );
       return presentCreatedApiKey(created.row, created.key);
     },
     listKeys: async (workspaceId) => (await listApiKeys(ctx, workspaceId)).map(presentApiKey),
-    revokeKey: async (id) => presentApiKey(await revokeApiKey(ctx, id)),
+    revokeKey: async (id) => presentApiKey(await audited(db, { action: 'cli key revoke', resourceType: 'api-keys', resourceId: id }, (tx) => revokeApiKey({ ...ctx, db: tx }, id))),
+    auditPage: async (query) => {
+      const parsed = adminListAuditQuerySchema.parse(query);
+      return presentAuditPage(await listDeploymentAuditLog(ctx, parsed.workspaceId === 'none' ? null : parsed.workspaceId, parsed), parsed, presentAdminAuditEntry);
+    },
     close: async () => {
       await database.close();
       onClose();
@@ -81,6 +111,7 @@ function httpClient(baseUrl: string, token: string): OperatorClient {
       call('POST', `/v2/admin/workspaces/${encodeURIComponent(workspaceId)}/api-keys`, key),
     listKeys: (workspaceId) => call('GET', `/v2/admin/workspaces/${encodeURIComponent(workspaceId)}/api-keys`),
     revokeKey: (id) => call('DELETE', `/v2/admin/api-keys/${encodeURIComponent(id)}`),
+    auditPage: (query) => call('GET', `/v2/admin/audit-log?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined))}`),
     close: async () => undefined,
   };
 }

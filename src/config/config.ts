@@ -101,6 +101,7 @@ const envSchema = z.object({
   PARLEY_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_WEBHOOK_CONCURRENCY: positiveInt.default(8),
   PARLEY_WEBHOOK_RETENTION_DAYS: positiveInt.default(30),
+  PARLEY_AUDIT_RETENTION_DAYS: positiveInt.default(365),
   PARLEY_WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE)
@@ -249,6 +250,8 @@ export interface Config {
   };
   /** A Refine with AI iteration not finished within this is run again by another worker (a killed worker's iteration comes back). */
   readonly refineLeaseSeconds: number;
+  /** Days an audit log entry is kept before the hourly purge (PARLEY_AUDIT_RETENTION_DAYS). */
+  readonly auditRetentionDays: number;
   /**
    * npm's command when npm started this process (`npm start`, `npx parley`: npm's own
    * `npm_command`, not a setting); the process then stops when npm ends (runtime.ts stopOnSignals).
@@ -343,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     answerMinConfidence: e.PARLEY_ANSWER_MIN_CONFIDENCE,
     answerStageTimeoutMs: e.PARLEY_ANSWER_STAGE_TIMEOUT_MS,
     refineLeaseSeconds: e.PARLEY_REFINE_LEASE_SECONDS,
+    auditRetentionDays: e.PARLEY_AUDIT_RETENTION_DAYS,
     deletedRetentionDays: e.PARLEY_DELETED_RETENTION_DAYS,
     assumedResolutionHours: e.PARLEY_ASSUMED_RESOLUTION_HOURS,
     webhooks: Object.freeze({

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './database.js';
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
@@ -23,4 +23,10 @@ export async function deleteInBatches(batch: (limit: number) => Promise<number>,
     total += deleted;
     if (deleted < limit) return total;
   }
+}
+
+/** Whether the open transaction on `db` has written anything yet (PostgreSQL assigns a transaction id at its first write). */
+export async function transactionWrote(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ wrote: boolean }>(db, sql`SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote`);
+  return row?.wrote === true;
 }

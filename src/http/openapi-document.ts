@@ -29,7 +29,8 @@ export const TAGS: Readonly<Record<string, string>> = {
   Webhooks: 'Endpoints that receive signed events, with their deliveries.',
   MCP: "The Model Context Protocol server (Streamable HTTP) for AI assistants: Parley's tools and resources in the key's workspace.",
   Testing: "Test cases of an agent, runs of them k times (pass@1, pass^k) with drafts overlaid, and the agent's test schedule; publishes of drafts are gated on them.",
-  Admin: "The operator's routes: workspaces, their API keys, the job workers.",
+  'Audit log': "Who wrote what and when in the workspace: every write through the API, its jobs and the MCP server.",
+  Admin: "The operator's routes: workspaces, their API keys, the job workers, the deployment's audit log.",
 };
 
 /** What the finishing pass needs to know of a route, carried on its operation as `x-parley` (then removed). */

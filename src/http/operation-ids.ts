@@ -158,6 +158,7 @@ export const NAMED: Readonly<Record<string, string>> = {
   'GET /v2/fix-review/interactions/{id}/events/{eventId}/session/public': 'getActiveRefineSession',
   'POST /v2/fix-review/sessions/{sessionId}/iterations/{iterationId}/publish/public': 'publishRefineIteration',
   'DELETE /v2/admin/api-keys/{id}': 'revokeApiKey',
+  'GET /v2/admin/audit-log': 'listDeploymentAuditLog',
 };
 
 /** The path as OpenAPI writes it: `{param}` for Fastify's `:param`. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponseSerializationError, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { safeParse, z } from 'zod';
-import { contextForRequest, type ProcessContext, type WorkspaceContext } from '../context.js';
+import { type AuditDetails, type AuditScope, contextForRequest, type Ports, type ProcessContext, type WorkspaceContext } from '../context.js';
 import { AppError, errorBodySchema } from './errors.js';
 import { FACTS_KEY, type RouteFacts } from './openapi-document.js';
 import { operationIdOf } from './operation-ids.js';
@@ -222,6 +222,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
     const body = bodyOf(route);
     const produces = typeof route.produces === 'string' ? [route.produces] : route.produces;
     const facts: RouteFacts = { rateLimited: route.rateLimit !== false, emptyBody: body === EMPTY_BODY };
+    const audited = isAudited(route);
     const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
     for (const status of documentedErrors(route)) {
       responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
@@ -254,6 +255,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         ...(produces ? { produces } : {}),
         response: responses,
       },
+      // The fields the client sent, before validation adds defaults: what the audit entry names.
+      ...(audited && body ? { preValidation: async (request: FastifyRequest) => void SENT_FIELDS.set(request, sentFields(request.body)) } : {}),
       preParsing: async (request, _reply, payload) => {
         if ((body || route.upload) && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
           const expected = consumes === 'json' ? 'application/json' : 'multipart/form-data';
@@ -262,8 +265,9 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         return payload;
       },
       handler: async (request, reply) => {
-        const ctx = route.auth === 'none' ? undefined : contextForRequest(deps.ports, request);
         const upload = route.upload ? await readUpload(request, route.upload, deps.ports.config.uploadLimitBytes) : undefined;
+        const auditScope = audited ? auditScopeOf(deps.ports, route, request, upload) : undefined;
+        const ctx = route.auth === 'none' ? undefined : contextForRequest(deps.ports, request, undefined, auditScope);
         const result = await route.handler({
           ctx: ctx as never,
           body: request.body as never,
@@ -273,6 +277,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
           request,
           reply,
         });
+        // A write that ran as bare statements, outside any transaction, is recorded right after it.
+        if (auditScope && ctx && !auditScope.recorded) await auditScope.recordAfter(deps.ports.db, ctx, result);
         reply.code(route.status ?? 200);
         // A handler may name the exact type of what it sends (a stored file); `produces` is the default.
         if (produces && !reply.hasHeader('content-type')) reply.type(produces[0]!);
@@ -280,4 +286,44 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       },
     });
   }
+}
+
+/**
+ * The routes whose requests the audit log records: every write of a workspace key, a widget
+ * visitor or the operator (reads, even those sent as POST with a body, are not recorded).
+ */
+function isAudited(route: RouteDeclaration): boolean {
+  return route.method !== 'GET' && (route.auth === 'write' || route.auth === 'visitor' || route.auth === 'admin');
+}
+
+/** The top-level field names of a write's JSON body as sent (set before validation). */
+const SENT_FIELDS = new WeakMap<FastifyRequest, string[]>();
+
+function sentFields(body: unknown): string[] {
+  return body instanceof Object && !Array.isArray(body) ? Object.keys(body) : [];
+}
+
+/** Path segments that group routes rather than name a collection. */
+const GROUPING_SEGMENTS = new Set(['v2', 'public', 'admin', 'widget']);
+
+/**
+ * What a write route's request says of itself (src/modules/audit): the route, the collection its
+ * path names first and that path's first parameter (else, once written, what the write made), and
+ * the names of the fields it was given.
+ */
+function auditScopeOf(ports: Ports, route: RouteDeclaration, request: FastifyRequest, upload: Upload | undefined): AuditScope {
+  const segments = route.url.split('/').filter(Boolean);
+  const literal = segments.filter((s) => !s.startsWith(':') && !GROUPING_SEGMENTS.has(s));
+  const firstParam = segments.find((s) => s.startsWith(':'))?.slice(1);
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const fields = upload ? ['file', ...Object.keys(upload.fields)] : (SENT_FIELDS.get(request) ?? []);
+  const resourceId = firstParam && typeof params[firstParam] === 'string' ? (params[firstParam] as string) : null;
+  const details: AuditDetails = {
+    action: `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`,
+    resourceType: literal[0] ?? null,
+    resourceId,
+    fields,
+    ...(route.auth === 'admin' && literal[0] === 'workspaces' && resourceId ? { workspaceId: resourceId } : {}),
+  };
+  return ports.audit.begin(details);
 }

@@ -41,3 +41,16 @@ export function documentedAs<T extends z.ZodType>(schema: T, shape: z.ZodType): 
   if (!id) throw new Error('documentedAs: give the shape an id with .meta({ id })');
   return schema.meta({ [SHAPE_KEY]: id }) as T;
 }
+
+/** Epoch milliseconds (as the deployed service) or an ISO 8601 date-time. */
+export const instantSchema = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const date = /^\d{1,16}$/.test(value) ? new Date(Number(value)) : /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 date-time' });
+      return z.NEVER;
+    }
+    return date;
+  });

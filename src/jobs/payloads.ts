@@ -44,6 +44,8 @@ export interface JobPayloads {
   'webhooks.deliver': { workspaceId: string; deliveryId: string; attempt: number };
   /** Hourly: deletes finished webhook deliveries older than the retention (webhooks). */
   'webhooks.purge': EmptyPayload;
+  /** Hourly: deletes audit log entries older than PARLEY_AUDIT_RETENTION_DAYS (audit). */
+  'audit.purge': EmptyPayload;
 }
 
 /** The payload of a scheduled job, which runs with an empty object. */

@@ -39,6 +39,25 @@ export interface EnqueueOptions {
   startAfterSeconds?: number;
   /** At most one queued job per key (pg-boss singleton). */
   singletonKey?: string;
+  /** The key whose request queued the job: its handler's context acts on its behalf (the audit log names it). */
+  onBehalfOf?: string | null;
+}
+
+/**
+ * Where a job's data carries the key it acts on behalf of, beside its payload: set by enqueue,
+ * taken out before the payload is parsed (src/context.ts `enqueue` passes the acting key).
+ */
+const ON_BEHALF_OF = '$onBehalfOf';
+
+function withKey(data: object, keyId: string | null | undefined): object {
+  return keyId ? { ...data, [ON_BEHALF_OF]: keyId } : data;
+}
+
+/** A job's stored data split into its payload and the key it acts on behalf of. */
+function splitKey(data: unknown): { payload: unknown; onBehalfOf: string | null } {
+  if (!(data instanceof Object) || !(ON_BEHALF_OF in data)) return { payload: data, onBehalfOf: null };
+  const { [ON_BEHALF_OF]: keyId, ...payload } = data as Record<string, unknown>;
+  return { payload, onBehalfOf: typeof keyId === 'string' ? keyId : null };
 }
 
 export interface QueueDepth {
@@ -197,12 +216,13 @@ export class JobQueue {
     item: { id: string; data: unknown; retryCount: number; signal: AbortSignal },
   ): Promise<void> {
     const log = ports.log.child({ job: job.name, jobId: item.id, retryCount: item.retryCount });
-    const payload = job.payload.parse(item.data) as never;
+    const { payload: data, onBehalfOf } = splitKey(item.data);
+    const payload = job.payload.parse(data) as never;
     if (item.retryCount > 0) await this.sayIfTakenOver(job, item, log);
     const started = Date.now();
-    await this.fleet?.began({ job: job.name, jobId: item.id, retryCount: item.retryCount, record: item.data, startedAt: new Date(started).toISOString() });
+    await this.fleet?.began({ job: job.name, jobId: item.id, retryCount: item.retryCount, record: data, startedAt: new Date(started).toISOString() });
     try {
-      await job.handler({ ports, id: item.id, retryCount: item.retryCount, signal: item.signal, log }, payload);
+      await job.handler({ ports, id: item.id, name: job.name, payload, onBehalfOf, retryCount: item.retryCount, signal: item.signal, log }, payload);
       log.info({ ms: Date.now() - started }, 'job completed');
     } catch (error) {
       log.warn({ err: error, ms: Date.now() - started }, 'job attempt failed');
@@ -245,7 +265,7 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<string> {
     const job = this.registeredJob(name);
-    const data = job.payload.parse(payload) as object;
+    const data = withKey(job.payload.parse(payload) as object, options.onBehalfOf);
     const id = await this.boss.send(name, data, {
       db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
@@ -259,12 +279,12 @@ export class JobQueue {
    * Adds many jobs of one name in one statement inside the caller's transaction, each under the id
    * the caller chose (so a record can name its job before the job exists).
    */
-  async enqueueMany<Name extends JobName>(tx: Db, name: Name, items: { id: string; payload: JobPayloads[Name] }[]): Promise<void> {
+  async enqueueMany<Name extends JobName>(tx: Db, name: Name, items: { id: string; payload: JobPayloads[Name] }[], onBehalfOf?: string | null): Promise<void> {
     const job = this.registeredJob(name);
     if (items.length === 0) return;
     const db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
     for (let i = 0; i < items.length; i += 500) {
-      const batch = items.slice(i, i + 500).map((item) => ({ id: item.id, data: job.payload.parse(item.payload) as object }));
+      const batch = items.slice(i, i + 500).map((item) => ({ id: item.id, data: withKey(job.payload.parse(item.payload) as object, onBehalfOf) }));
       await this.boss.insert(name, batch, { db });
     }
   }

@@ -1,4 +1,5 @@
 import { apiKeyJobs } from '../modules/api-keys/index.js';
+import { auditJobs } from '../modules/audit/index.js';
 import { conversationJobs } from '../modules/conversations/index.js';
 import { generationJobs } from '../modules/generation/index.js';
 import { knowledgeJobs } from '../modules/knowledge/index.js';
@@ -26,6 +27,7 @@ export const jobRegistry: readonly RegisteredJob[] = [
   ...testingJobs,
   ...widgetJobs,
   ...webhookJobs,
+  ...auditJobs,
 ];
 
 /** A registered job by name with its payload type, for code that runs a handler directly (tests, scripts). */

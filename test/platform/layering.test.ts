@@ -148,6 +148,8 @@ const UNSCOPED = [
   'api-keys.repository.ts unscopedDeleteDeadApiKeys (hourly purge of every workspace)',
   'conversations.repository.ts unscopedPurgeDeletedConversations (hourly purge of deleted conversations of every workspace)',
   'conversations.repository.ts unscopedChangedConversations (the widget streams\' poller: which of a process\'s open conversations changed, ids and versions only)',
+  'audit.repository.ts unscopedListAuditEntries (the operator\'s audit log of every workspace: GET /v2/admin/audit-log, parley audit export)',
+  'audit.repository.ts unscopedPurgeAuditEntries (hourly purge of old audit log entries of every workspace)',
   'webhooks.repository.ts unscopedPurgeFinishedDeliveries (hourly purge of old webhook deliveries of every workspace)',
   'api-keys.repository.ts unscopedFindApiKeyByHash (authentication: the workspace is not known yet)',
   'api-keys.repository.ts unscopedRevokeApiKey (operator revocation by key id)',

@@ -71,7 +71,7 @@ describe('the OpenAPI document', () => {
       assert.equal(operation.tags?.length, 1, `${where} has one tag`);
       assert.ok(described.get(operation.tags[0]), `${where}: tag "${operation.tags[0]}" needs a line in TAGS of src/http/openapi-document.ts`);
     }
-    assert.equal(ids.size, 158);
+    assert.equal(ids.size, 160);
     assert.equal(ids.get('listArticles'), 'GET /v2/hc-articles/public');
     assert.equal(ids.get('getRule'), 'GET /v2/hc-rules/{id}/public');
     assert.equal(ids.get('publishArticleDraft'), 'POST /v2/hc-articles/{id}/publish/public');

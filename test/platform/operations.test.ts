@@ -176,6 +176,8 @@ describe('operations endpoints', () => {
       '/v2/test-runs/{id}/public': ['get'],
       '/v2/bots/{id}/test-schedule/public': ['delete', 'get', 'put'],
       '/mcp': ['delete', 'get', 'post'],
+      '/v2/audit-log/public': ['get'],
+      '/v2/admin/audit-log': ['get'],
     };
     assert.deepEqual(Object.keys(res.body.paths).sort(), Object.keys(expected).sort());
     for (const [route, methods] of Object.entries(expected)) {

@@ -144,6 +144,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log of the deployment
+         * @description Enabled when `PARLEY_ADMIN_TOKEN` is set; otherwise every admin route answers 404. The entries of every workspace, or of one (`workspaceId`), or (`workspaceId=none`) the operator's actions outside any workspace, newest first, with the filters and pages of `GET /v2/audit-log/public`; `parley audit export` walks it.
+         *
+         *     Authentication: admin token (`PARLEY_ADMIN_TOKEN`).
+         */
+        get: operations["listDeploymentAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/admin/workers": {
         parameters: {
             query?: never;
@@ -298,6 +320,28 @@ export interface paths {
          *     Scope: `write` (workspace API key).
          */
         post: operations["createStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/audit-log/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description Every write of the workspace through the API, its jobs and the MCP server, newest first: who (the key, a job on behalf of a key, or the operator), what (the route or job, the resource) and which fields it was given (names only), written in the same transaction as the write. Filters: `keyId`, `actorKind`, `resourceType`, `resourceId`, the window `since`/`until`. Pages: pass `nextCursor` as `cursor` for older entries, `prevCursor` with `direction=previous` for newer ones. Entries are kept PARLEY_AUDIT_RETENTION_DAYS days (365 by default).
+         *
+         *     Scope: `read` (workspace API key).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2600,6 +2644,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminAuditEntry: {
+            /** @description the route (`POST /v2/hc-articles/{id}/publish/public`), `job <name>`, `mcp <tool>` or `cli <command>` */
+            action: string;
+            actor: components["schemas"]["AuditActor"];
+            changes: {
+                /** @description the fields the request gave (names only: never values, secrets or article bodies) */
+                fields: string[];
+            };
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description the request's `X-Request-Id` */
+            requestId: string | null;
+            /** @description what the action names: a route's first path parameter (its collection and id) or what the write made; a job's record */
+            resource: {
+                id: string | null;
+                type: string | null;
+            };
+            workspaceId: string | null;
+        };
+        AdminAuditLogPage: {
+            entries: components["schemas"]["AdminAuditEntry"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
+        };
         /**
          * @example {
          *       "id": "7c1e4f8a-2b3d-4e5f-8a9b-0c1d2e3f4a5b",
@@ -2858,6 +2929,45 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             version: number;
+        };
+        AuditActor: {
+            /** @description the key id, the job id, or `operator` */
+            id: string;
+            /** @description the key that acted, or that the job acts on behalf of */
+            keyId: string | null;
+            /** @description that key's name when the entry was written */
+            keyName: string | null;
+            /**
+             * @description `key`: an API key's request; `visitor`: a widget key's; `job`: a background job; `operator`: the admin token or the CLI
+             * @enum {string}
+             */
+            kind: "key" | "visitor" | "job" | "operator";
+        };
+        AuditEntry: {
+            /** @description the route (`POST /v2/hc-articles/{id}/publish/public`), `job <name>`, `mcp <tool>` or `cli <command>` */
+            action: string;
+            actor: components["schemas"]["AuditActor"];
+            changes: {
+                /** @description the fields the request gave (names only: never values, secrets or article bodies) */
+                fields: string[];
+            };
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description the request's `X-Request-Id` */
+            requestId: string | null;
+            /** @description what the action names: a route's first path parameter (its collection and id) or what the write made; a job's record */
+            resource: {
+                id: string | null;
+                type: string | null;
+            };
+        };
+        AuditLogPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+            prevCursor: string | null;
         };
         /** @description A channel section applies to email or to chat. */
         ChannelPromptSection: {
@@ -5453,6 +5563,103 @@ export interface operations {
             };
         };
     };
+    listDeploymentAuditLog: {
+        parameters: {
+            query?: {
+                actorKind?: "key" | "visitor" | "job" | "operator";
+                /** @description an entry id: the page continues after (next) or before (previous) it */
+                cursor?: string;
+                /** @description `next` goes to older entries, `previous` back to newer ones */
+                direction?: "next" | "previous";
+                /** @description a key: its own actions and those of jobs acting on its behalf */
+                keyId?: string;
+                limit?: number;
+                resourceId?: string;
+                /** @description `hc-articles`, `bots`, `hc-rules`, ... (a route's collection) or a job record's kind (`source`) */
+                resourceType?: string;
+                /** @description entries at or after this instant (epoch ms or ISO 8601) */
+                since?: string;
+                /** @description entries before this instant */
+                until?: string;
+                /** @description one workspace's entries, or `none` for the operator's entries outside any workspace; all when omitted */
+                workspaceId?: string | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditLogPage"];
+                };
+            };
+            /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWorkers: {
         parameters: {
             query?: never;
@@ -6657,6 +6864,101 @@ export interface operations {
             };
             /** @description Content-Type not accepted by this route. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Rate limit exceeded for this key; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the request id in `X-Request-Id` finds it in the log. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                actorKind?: "key" | "visitor" | "job" | "operator";
+                /** @description an entry id: the page continues after (next) or before (previous) it */
+                cursor?: string;
+                /** @description `next` goes to older entries, `previous` back to newer ones */
+                direction?: "next" | "previous";
+                /** @description a key: its own actions and those of jobs acting on its behalf */
+                keyId?: string;
+                limit?: number;
+                resourceId?: string;
+                /** @description `hc-articles`, `bots`, `hc-rules`, ... (a route's collection) or a job record's kind (`source`) */
+                resourceType?: string;
+                /** @description entries at or after this instant (epoch ms or ISO 8601) */
+                since?: string;
+                /** @description entries before this instant */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Malformed JSON, a field that fails validation (named in `message`), or a malformed UUID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation requires. */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

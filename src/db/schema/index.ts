@@ -13,3 +13,4 @@ export * from './limits.js';
 export * from './widget.js';
 export * from './webhooks.js';
 export * from './testing.js';
+export * from './audit.js';

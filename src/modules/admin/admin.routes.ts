@@ -2,6 +2,7 @@ import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { listWorkers } from '../../jobs/fleet.js';
 import { createApiKey, listApiKeys, presentApiKey, presentCreatedApiKey, revokeApiKey } from '../api-keys/index.js';
+import { adminAuditPageSchema, adminListAuditQuerySchema, listDeploymentAuditLog, presentAdminAuditEntry, presentAuditPage } from '../audit/index.js';
 import { createWorkspace, listWorkspaces, presentWorkspace, workspaceSchema } from '../workspaces/index.js';
 import {
   apiKeyListSchema,
@@ -97,6 +98,22 @@ export function adminRoutes(authenticator: KeyAuthenticator) {
         authenticator.forget(row.id);
         return presentApiKey(row);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v2/admin/audit-log',
+      auth: 'admin',
+      tags,
+      summary: 'List the audit log of the deployment',
+      description:
+        `${disabledNote} The entries of every workspace, or of one (\`workspaceId\`), or (\`workspaceId=none\`) the ` +
+        "operator's actions outside any workspace, newest first, with the filters and pages of `GET /v2/audit-log/public`; " +
+        '`parley audit export` walks it.',
+      errors: [404],
+      querystring: adminListAuditQuerySchema,
+      response: adminAuditPageSchema,
+      handler: async ({ ctx, query }) =>
+        presentAuditPage(await listDeploymentAuditLog(ctx, query.workspaceId === 'none' ? null : query.workspaceId, query), query, presentAdminAuditEntry),
     }),
     defineRoute({
       method: 'GET',

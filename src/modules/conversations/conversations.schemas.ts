@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidSchema } from '../../http/schemas.js';
+import { instantSchema, uuidSchema } from '../../http/schemas.js';
 import { CONVERSATION_STATUSES, ESCALATION_REASONS } from '../tags/index.js';
 import { answerTraceSchema } from './answer/trace.schemas.js';
 
@@ -117,19 +117,6 @@ export function listOf<O, T extends z.ZodType<O, string>>(item: T, description: 
     .optional()
     .describe(description);
 }
-
-/** Epoch milliseconds (as the deployed service) or an ISO 8601 date-time. */
-const instantSchema = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    const date = /^\d{1,16}$/.test(value) ? new Date(Number(value)) : /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
-    if (Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: 'custom', message: 'expected epoch milliseconds or an ISO 8601 date-time' });
-      return z.NEVER;
-    }
-    return date;
-  });
 
 export const listInteractionsQuerySchema = z
   .object({

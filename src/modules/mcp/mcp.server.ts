@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ErrorCode, McpError, type ReadResourceResult, type ResourceLink, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { principalOf, type Scope, type WorkspaceContext } from '../../context.js';
+import { type AuditDetails, principalOf, type Scope, type WorkspaceContext } from '../../context.js';
 import { requireScope } from '../../http/auth.js';
 import { describeError } from '../../http/error-renderer.js';
 import { uuidSchema } from '../../http/schemas.js';
@@ -78,6 +78,17 @@ function toolError(ctx: WorkspaceContext | undefined, error: unknown, fallbackLo
   return { content: [{ type: 'text', text: described.message }], isError: true };
 }
 
+/** A write tool's audit entry: the record its arguments name (`articleId`, `eventId`, `conversationId`), else what it made; its argument names. */
+function auditDetailsOf(tool: string, args: object): AuditDetails {
+  const named = (['articleId', 'eventId', 'conversationId'] as const).find((key) => typeof (args as Record<string, unknown>)[key] === 'string');
+  return {
+    action: `mcp ${tool}`,
+    resourceType: named ? named.slice(0, -2) : tool === 'create_article_draft' ? 'article' : tool === 'ask_agent' ? 'conversation' : null,
+    resourceId: named ? ((args as Record<string, string>)[named] ?? null) : null,
+    fields: Object.keys(args),
+  };
+}
+
 function registerTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, session: McpSession, log: (error: unknown) => void, tool: Tool<I, O>): void {
   server.registerTool(
     tool.name,
@@ -87,7 +98,11 @@ function registerTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpS
       try {
         ctx = await session.context();
         requireScope(principalOf(ctx), tool.scope);
+        // A write tool's call is one audited action (`mcp <tool>`), as a write route's request is.
+        const auditScope = tool.scope === 'write' ? ctx.audit.begin(auditDetailsOf(tool.name, args)) : undefined;
+        if (auditScope) ctx = { ...ctx, auditScope };
         const result = await tool.run(ctx, args, extra.signal);
+        if (auditScope && !auditScope.recorded) await auditScope.recordAfter(ctx.db, ctx, result);
         return {
           content: [{ type: 'text', text: JSON.stringify(result) }, ...(tool.links?.(result) ?? [])],
           structuredContent: result as Record<string, unknown>,
