@@ -133,6 +133,28 @@ describe('@parley/client: calls, paging, errors', () => {
     await assert.rejects(paging, (e: unknown) => e instanceof ParleyApiError && e.statusCode === 400 && e.message === failed.message);
   });
 
+  it('an answer without the error body keeps its status; paging is typed to the list routes', async () => {
+    const behindProxy = createParleyClient({
+      baseUrl: t.url,
+      fetch: async () => new Response('<html>upstream down</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }),
+    });
+    const failed = await behindProxy.unwrap(behindProxy.GET('/healthz')).catch((e: unknown) => e);
+    assert.ok(failed instanceof ParleyApiError);
+    assert.deepEqual([failed.statusCode, failed.error, failed.message, failed.requestId], [502, 'Bad Gateway', 'the server answered 502 without an error body', undefined]);
+
+    // Checked by the typecheck, never run: a route with a path parameter needs its params, and
+    // only the keyset-paged list routes can be paged.
+    const typeChecks = (parley: ParleyClient) => [
+      // @ts-expect-error the webhook's id is required
+      parley.paginate('/v2/webhooks/{id}/deliveries/public'),
+      // @ts-expect-error GET /v2/bots/public answers one page, no cursor
+      parley.paginate('/v2/bots/public'),
+      // @ts-expect-error an unknown filter of the articles list
+      parley.paginate('/v2/hc-articles/public', { params: { query: { colour: 'red' } } }),
+    ];
+    assert.equal(typeof typeChecks, 'function');
+  });
+
   it('a key without the scope is a 403, a missing key a 401, both as ParleyApiError', async () => {
     const { readKey } = await makeTenant(t);
     const reader = createParleyClient({ baseUrl: t.url, apiKey: readKey });

@@ -4,7 +4,7 @@ export { type CallResult, type ErrorBody, ParleyApiError, ParleyTimeoutError, re
 export { type GenerationTarget, type IngestionTarget, type KnowledgeJob, type Source, type WaitOptions, waitForGeneration, waitForIngestion } from './jobs.js';
 export { LIST_ROUTES, type ListPath } from './list-routes.js';
 export { type ListArgs, type ListInit, type ListItem, type ListPage, type ListRoute, listItems, listPages, nextPageQuery } from './paging.js';
-export { type RetryOptions, retryingFetch, sleep } from './retry.js';
+export { type RetryOptions, retryingFetch } from './retry.js';
 export type { components, operations, paths } from './schema.js';
 
 import type { components } from './schema.js';
