@@ -53,7 +53,7 @@ export function serializeBody(body: unknown): unknown {
   const form = new FormData();
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+    if (value instanceof Blob) form.append(name, value, 'name' in value && typeof value.name === 'string' ? value.name : name);
     else form.append(name, String(value));
   }
   return form;
