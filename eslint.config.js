@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/', 'migrations/', 'console/dist/', 'widget/dist/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/', 'migrations/', 'console/dist/', 'widget/dist/', 'packages/client/dist/', 'test-results/', 'playwright-report/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

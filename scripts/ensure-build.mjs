@@ -102,7 +102,8 @@ export function ensureBuild() {
   const vite = path.join(path.dirname(createRequire(path.join(consoleRoot, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   const consoleBuild = {
     what: 'console/dist/',
-    sources: ['src', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json'].map((p) => path.join(consoleRoot, p)),
+    // The console bundles @parley/client from its source (console/src/api/client.ts imports it).
+    sources: [...['src', 'index.html', 'package.json', 'vite.config.ts', 'tsconfig.json'].map((p) => path.join(consoleRoot, p)), path.join(root, 'packages', 'client', 'src')],
     stamp: consoleStamp,
     args: [vite, 'build', '--logLevel', 'warn'],
     cwd: consoleRoot,

@@ -1,9 +1,11 @@
-// The one door from the console to Parley: openapi-fetch typed by the generated schema.ts. Every
-// request carries the signed-in key; every failure becomes an ApiError with the API's own message.
-import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema';
+// The one door from the console to Parley: @parley/client (packages/client: openapi-fetch typed by
+// the generated schema, 429s retried after their Retry-After). Every request carries the signed-in
+// key; every failure becomes an ApiError with the API's own message.
+import type { Middleware } from 'openapi-fetch';
+import { createParleyClient, type Schemas } from '../../../packages/client/src/index.js';
 
-export type Schemas = components['schemas'];
+export type { paths } from '../../../packages/client/src/index.js';
+export type { Schemas };
 
 /** Parley's error body `{ statusCode, message, error }`, thrown by `call` for any non-2xx answer. */
 export class ApiError extends Error {
@@ -35,7 +37,8 @@ const auth: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: window.location.origin });
+// A page waits out a rate limit of a few seconds; a longer one is shown as the API's 429 message.
+export const api = createParleyClient({ baseUrl: window.location.origin, retry: { retries: 2, maxDelayMs: 10_000 } });
 api.use(auth);
 
 function messageOf(error: unknown, status: number): string {

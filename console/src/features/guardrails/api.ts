@@ -1,8 +1,7 @@
 // Query and mutation hooks of the Guardrails page: the list in run order, one guardrail, create,
 // update (also enable/disable and the agents), delete, and the test route (read scope).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { api, call, type paths, type Schemas } from '../../api/client';
 
 export type Guardrail = Schemas['Guardrail'];
 export type GuardrailTestResult = Schemas['GuardrailTestResult'];

@@ -1,8 +1,7 @@
 // Query and mutation hooks of the Reply rules page: the three slots, saving and deleting one, and
 // the test route (read scope: a read-only key may test too).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { api, call, type paths, type Schemas } from '../../api/client';
 
 export type ReplyRule = Schemas['ReplyRule'];
 export type ReplyTestResult = Schemas['ReplyRuleTestResult'];

@@ -1,8 +1,7 @@
 // Query and mutation hooks of the Rules page: intent rules (published and drafts), drafting and
 // refining from instructions, updates, publishing, versions with restore, and the test route.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { api, call, type paths, type Schemas } from '../../api/client';
 import { type Tool, toolListQuery } from '../actions/api';
 import { useAllTags } from '../tags/api';
 import { type FlowNames, type FlowNode, hasNodeOfType } from './flow';

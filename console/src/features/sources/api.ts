@@ -1,8 +1,7 @@
 // Query and mutation hooks of the Sources page: the list with its filters and keyset paging, one
 // source (polled while its job runs), adding URLs, a site's deep crawl, uploading files, refreshing.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { api, call, type paths, type Schemas } from '../../api/client';
 
 export type Source = Schemas['Document'];
 type ListQuery = paths['/v2/documents/public']['get']['parameters']['query'];
@@ -63,15 +62,8 @@ export const useAddUrls = () =>
 export const useUpload = () =>
   useSourceMutation(({ file, title }: { file: File; title?: string }) =>
     call(
-      api.POST('/v2/documents/public/files', {
-        body: { file: file as unknown as string, ...(title ? { title } : {}) },
-        bodySerializer: (body) => {
-          const form = new FormData();
-          if (body.title) form.append('title', body.title);
-          form.append('file', body.file as unknown as File);
-          return form;
-        },
-      }),
+      // The client sends a body with a File as multipart form data.
+      api.POST('/v2/documents/public/files', { body: { file, ...(title ? { title } : {}) } }),
     ),
   );
 

@@ -2,8 +2,7 @@
 // pages (by tag), one case, create, edit and delete; runs queued, one run (read every second until
 // it has ended) and the agent's runs history.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { api, call, type paths, type Schemas } from '../../api/client';
 
 export type TestCase = Schemas['TestCase'];
 /** The body of a new case (and of its edit: the edit route replaces the fields given, here all of them). */
