@@ -5,6 +5,8 @@ import type { ListRoute } from './paging.js';
 
 /** Every keyset-paged list route of the API (GET, an answer with `hasMore`). */
 export const LIST_ROUTES = {
+  '/v2/admin/audit-log': { items: 'entries', cursorParam: 'cursor', nextCursor: 'nextCursor', prevCursor: 'prevCursor', fromItem: {} },
+  '/v2/audit-log/public': { items: 'entries', cursorParam: 'cursor', nextCursor: 'nextCursor', prevCursor: 'prevCursor', fromItem: {} },
   '/v2/bots/{id}/test-cases/public': { items: 'testCases', cursorParam: 'cursor', nextCursor: 'nextCursor', prevCursor: 'prevCursor', fromItem: {} },
   '/v2/bots/{id}/test-runs/public': { items: 'testRuns', cursorParam: 'cursor', nextCursor: 'nextCursor', prevCursor: 'prevCursor', fromItem: {} },
   '/v2/documents/public': { items: 'documents', cursorParam: 'cursor', fromItem: { cursor: 'id', cursorUpdatedAt: 'updatedAt' } },
