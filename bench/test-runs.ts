@@ -11,8 +11,7 @@
 //   instruction changed) published with the agent's cases, next to the same publish on an agent
 //   without cases (the reference, not gated), --repetitions times each: the added time;
 // - a seeded regression: a lead's draft rule (drafted from instructions, then given --broken
-//   passing answerable cases' questions as its trigger description, the other passing cases its
-//   dry run catches as counter-examples, and a hand-over as its flow);
+//   passing answerable cases' questions as its trigger description and a hand-over as its flow);
 //   publishing it for the agent must answer 409 naming every one of them, and no case the draft's
 //   trigger does not match (the rule test route's dry run), every repetition, while the
 //   cosmetic draft publishes every time.
@@ -96,7 +95,7 @@ interface Report {
   gatedPublishMs?: number[];
   referencePublishMs?: number[];
   harmlessPublished?: number;
-  regression?: { chosen: number; matched: number; counterExamples: number; publishMs: number[]; refusals: { status: number; named: number | null; exact: boolean }[] };
+  regression?: { chosen: number; matched: number; publishMs: number[]; refusals: { status: number; named: number | null; exact: boolean }[] };
   error?: string;
 }
 
@@ -249,44 +248,20 @@ async function measure(server: RunningServer, set: DataSet, settings: Settings, 
     name: 'Questions our team answers in person',
     behaviorInstructions: 'When a customer asks one of the questions our team answers in person, hand over to a human.',
   });
-  // Its trigger: the chosen questions, and as the lead would after a dry run, the other passing
-  // cases it caught as counter-examples ("Not for messages like", docs/rules.md), for up to three rounds.
+  // Its trigger: the chosen questions. The rule's dry run then says which passing cases it catches:
+  // the chosen ones, and others sharing their words (the gate must name all of those, and no other).
   const questions = chosen.map((c) => c.query);
-  const chosenIds = new Set(chosen.map((c) => c.id));
-  const notFor: string[] = [];
-  let matched = new Set<string>();
-  let used = 0;
-  for (let round = 0; round < 3; round++) {
-    // As many counter-examples as the description holds (4,000 characters).
-    const head = `Questions our team answers in person: ${questions.join(' | ')}.`;
-    let counter = '';
-    used = 0;
-    for (const q of notFor) {
-      const next = `${counter ? `${counter}, ` : ' Not for messages like: '}"${q.replaceAll('"', "'")}"`;
-      if (head.length + next.length + 1 > 4000) break;
-      counter = next;
-      used++;
-    }
-    if (counter) counter += '.';
-    await call('PATCH', `/v2/hc-rules/${drafted.id}/public`, {
-      description: head + counter,
-      flowConfig: { type: 'escalate', reason: 'other', message: 'A colleague will answer this one in person.' },
-    });
-    // What the draft can break: the passing cases whose message its trigger matches (the dry-run test route).
-    const now = new Set<string>();
-    await pool(ws.cases.filter((c) => passing.has(c.id)), async (c) => {
-      const test = await call<{ trigger: { matched: boolean } }>('POST', `/v2/hc-rules/${drafted.id}/test/public`, { message: c.query });
-      if (test.trigger.matched) now.add(c.id);
-    });
-    matched = now;
-    const extra = ws.cases.filter((c) => now.has(c.id) && !chosenIds.has(c.id));
-    if (!extra.length) break;
-    const before = notFor.length;
-    notFor.push(...extra.map((c) => c.query).filter((q) => !notFor.includes(q)));
-    if (notFor.length === before) break;
-  }
+  await call('PATCH', `/v2/hc-rules/${drafted.id}/public`, {
+    description: `Questions our team answers in person: ${questions.join(' | ')}`,
+    flowConfig: { type: 'escalate', reason: 'other', message: 'A colleague will answer this one in person.' },
+  });
+  const matched = new Set<string>();
+  await pool(ws.cases.filter((c) => passing.has(c.id)), async (c) => {
+    const test = await call<{ trigger: { matched: boolean } }>('POST', `/v2/hc-rules/${drafted.id}/test/public`, { message: c.query });
+    if (test.trigger.matched) matched.add(c.id);
+  });
   const want = new Set(chosen.map((c) => c.id));
-  report.regression = { chosen: chosen.length, matched: matched.size, counterExamples: used, publishMs: [], refusals: [] };
+  report.regression = { chosen: chosen.length, matched: matched.size, publishMs: [], refusals: [] };
   report.gatedPublishMs = [];
   report.referencePublishMs = [];
   report.harmlessPublished = 0;
@@ -300,7 +275,7 @@ async function measure(server: RunningServer, set: DataSet, settings: Settings, 
     const reference = await publish(server, await cosmeticDraft(call, ws.harmless.referenceArticleId, ws.harmless.content, i));
     if (reference.status !== 200) throw new Error(`the reference publish answered ${reference.status}: ${reference.message}`);
     report.referencePublishMs.push(reference.ms);
-    // The regression: refused with 409 naming exactly the chosen cases (the gate run lists them all).
+    // The regression: refused with 409 naming the chosen cases and only cases its trigger matches (the gate run lists them all).
     const refused = await publish(server, `/v2/hc-rules/${drafted.id}/publish/public`, { botIds: [ws.agentId], acceptWarnings: true });
     report.regression.publishMs.push(refused.ms);
     const named = /the drafts break (\d+) test case/.exec(refused.message);
@@ -336,7 +311,7 @@ function table(reports: Report[], settings: Settings): string[] {
     `| the same publish, agent without cases (reference, not gated) | ${col((r) => msText(median(r.referencePublishMs)))} |`,
     `| added time of the gate | ${col((r) => { const a = median(r.gatedPublishMs); const b = median(r.referencePublishMs); return a === undefined || b === undefined ? '-' : msText(a - b); })} |`,
     `| cosmetic draft published | ${col((r) => `${r.harmlessPublished ?? 0}/${settings.repetitions}`)} |`,
-    `| draft rule breaking ${settings.broken} chosen cases: 409 naming every one, nothing its trigger does not match | ${col((r) => `${reg(r)?.refusals.filter((x) => x.exact).length ?? 0}/${settings.repetitions} (named ${[...new Set(reg(r)?.refusals.map((x) => x.named ?? '-') ?? [])].join(', ') || '-'}; its trigger matches ${reg(r)?.matched ?? '-'} passing cases, with ${reg(r)?.counterExamples ?? '-'} counter-examples)`)} |`,
+    `| draft rule breaking ${settings.broken} chosen cases: 409 naming every one, nothing its trigger does not match | ${col((r) => `${reg(r)?.refusals.filter((x) => x.exact).length ?? 0}/${settings.repetitions} (named ${[...new Set(reg(r)?.refusals.map((x) => x.named ?? '-') ?? [])].join(', ') || '-'}; its trigger matches ${reg(r)?.matched ?? '-'} passing cases)`)} |`,
     `| refused publish time (median) | ${col((r) => msText(median(reg(r)?.publishMs)))} |`,
   ];
 }
