@@ -80,6 +80,23 @@ describe('parley processes', { timeout: 240_000 }, () => {
       assert.match(revoked.output, /revoked API key/);
       assert.equal((await get(`${base}/v2/workspace/public`, newKey.key)).status, 401);
 
+      // The operator's writes are in the audit log, exported as JSON lines: over the running
+      // server's admin API when embedded, directly on PostgreSQL.
+      const exported = await runCli(['audit', 'export', '--workspace', workspace.id], env);
+      assert.equal(exported.code, 0, exported.output);
+      const entries = exported.output.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { action: string; actor: { kind: string }; workspaceId: string; changes: { fields: string[] } });
+      assert.deepEqual(
+        entries.map((e) => e.action),
+        backend === 'pglite'
+          ? ['DELETE /v2/admin/api-keys/{id}', 'POST /v2/admin/workspaces/{id}/api-keys', 'POST /v2/admin/workspaces']
+          : ['cli key revoke', 'cli key create', 'cli workspace create'],
+      );
+      assert.ok(entries.every((e) => e.actor.kind === 'operator' && e.workspaceId === workspace.id));
+      assert.deepEqual(entries[1]!.changes.fields, ['name', 'scopes']);
+      const badExport = await runCli(['audit', 'export', '--since', 'yesterday'], env);
+      assert.equal(badExport.code, 2);
+      assert.match(badExport.output, /--since must be an ISO 8601 date-time/);
+
       const list = await runCli(['workspace', 'list'], env);
       assert.match(list.output, / default\n/);
       assert.match(list.output, / ops\n/);
