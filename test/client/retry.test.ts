@@ -30,47 +30,61 @@ describe('@parley/client: 429 retries', () => {
         return response;
       },
     });
-    return { parley, attempts };
+    return { parley, attempts, key };
+  }
+
+  /**
+   * Uses up the key's window with plain requests until one is refused with more than a second of
+   * the window left (Retry-After 2), so the next request is refused too however the test is paced.
+   */
+  async function exhaust(key: string): Promise<void> {
+    for (;;) {
+      const response = await fetch(`${t.url}/v2/workspace/public`, { headers: { authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      if (response.status !== 429) continue;
+      const wait = Number(response.headers.get('retry-after'));
+      if (wait >= 2) return;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
   }
 
   it('waits Retry-After seconds and sends the request again; a POST body is sent whole and applied once', async () => {
-    const { parley, attempts } = await recordedClient();
-    await parley.unwrap(parley.GET('/v2/workspace/public'));
-    await parley.unwrap(parley.GET('/v2/workspace/public'));
+    const { parley, attempts, key } = await recordedClient();
+    await exhaust(key);
     const folder = await parley.unwrap(parley.POST('/v2/hc-folders/public', { body: { title: 'Retried', description: 'sent after a 429' } }));
     assert.equal(folder.title, 'Retried');
     assert.equal(folder.description, 'sent after a 429');
-    assert.deepEqual(attempts.map((a) => `${a.method} ${a.status}`), ['GET 200', 'GET 200', 'POST 429', 'POST 201']);
-    const limited = attempts[2]!;
+    assert.deepEqual(attempts.map((a) => `${a.method} ${a.status}`), ['POST 429', 'POST 201']);
+    const limited = attempts[0]!;
     const retryAfterS = Number(limited.retryAfter);
     assert.ok(retryAfterS >= 1 && retryAfterS <= 2, `Retry-After ${limited.retryAfter}`);
-    const waitedMs = attempts[3]!.at - limited.at;
+    const waitedMs = attempts[1]!.at - limited.at;
     assert.ok(waitedMs >= retryAfterS * 1000 - 20, `waited ${waitedMs} ms for Retry-After ${retryAfterS}`);
     const snapshot = await parley.unwrap(parley.GET('/v2/hc-folders/public'));
     assert.deepEqual(snapshot.snapshotObjV2.map((f) => f.title), ['Retried'], 'one folder: the 429 did not create one');
   });
 
   it('without retries the 429 is a ParleyApiError with its Retry-After', async () => {
-    const { parley, attempts } = await recordedClient(false);
-    for (let i = 0; i < 2; i += 1) await parley.unwrap(parley.GET('/v2/workspace/public'));
+    const { parley, attempts, key } = await recordedClient(false);
+    await exhaust(key);
     const error = await parley.unwrap(parley.GET('/v2/workspace/public')).catch((e: unknown) => e);
     assert.ok(error instanceof ParleyApiError);
     assert.equal(error.statusCode, 429);
     assert.equal(error.error, 'Too Many Requests');
     assert.match(error.message, LIMITED);
-    assert.equal(error.retryAfter, Number(attempts[2]!.retryAfter));
+    assert.equal(error.retryAfter, Number(attempts[0]!.retryAfter));
     assert.ok(error.retryAfter! >= 1 && error.retryAfter! <= 2);
-    assert.equal(attempts.length, 3);
+    assert.equal(attempts.length, 1);
   });
 
   it('a Retry-After longer than maxDelayMs, or retries used up, fails at once', async () => {
     const impatient = await recordedClient({ maxDelayMs: 500 });
-    for (let i = 0; i < 2; i += 1) await impatient.parley.unwrap(impatient.parley.GET('/v2/workspace/public'));
+    await exhaust(impatient.key);
     const started = Date.now();
     const error = await impatient.parley.unwrap(impatient.parley.GET('/v2/workspace/public')).catch((e: unknown) => e);
     assert.ok(error instanceof ParleyApiError && error.statusCode === 429 && error.retryAfter! >= 1);
     assert.ok(Date.now() - started < 500, 'no wait');
-    assert.equal(impatient.attempts.length, 3);
+    assert.equal(impatient.attempts.length, 1);
 
     // Retries used up: a server that always answers 429 (Retry-After 0) gets the first attempt and two more.
     let calls = 0;
