@@ -8,6 +8,7 @@ import { answerTraceSchema } from '../../src/modules/conversations/index.js';
 import { SYSTEM_TAG_IDS } from '../../src/modules/tags/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { expectStatus } from '../support/security.js';
+import { takeMismatches, validatingResponses } from '../support/response-validation.js';
 import { type Event, type Interaction, interaction, metadataOf, say, type Setup, setupAgent, type Trace } from './support.js';
 
 describe('answer pipeline (built-in engine)', () => {
@@ -68,6 +69,13 @@ describe('answer pipeline (built-in engine)', () => {
     const sent = await expectStatus<Trace>(t, 200, 'GET', metadataOf(reply.id), s.w.readKey);
     assert.deepEqual(sent.knowledgeSearch.articles, stored.knowledgeSearch.articles);
     assert.equal(sent.somethingOld, true, 'a trace of an older shape goes out as stored, apart from the cut');
+    // Such a trace is not the documented shape: under PARLEY_TEST_VALIDATE_RESPONSES=1 it is the one
+    // answer of this test that does not match /openapi.json, taken here as expected.
+    if (validatingResponses) {
+      const mismatches = takeMismatches();
+      assert.equal(mismatches.length, 1, mismatches.join('\n'));
+      assert.match(mismatches[0]!, /getEventMetadata\) answered 200[\s\S]*#\/somethingOld \(true\)/);
+    }
   });
 
   it('hands over when the knowledge does not answer, with the reason tag', async () => {
