@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { LlmProvider } from './ai/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
+import { isUuid } from './http/schemas.js';
 import { type Db, transaction } from './db/database.js';
 import type { EventPort } from './events/bus.js';
 import type { DomainEvents, EventName } from './events/events.js';
@@ -134,10 +135,9 @@ const OPERATOR = Object.freeze({ kind: 'operator', id: 'operator' } as const);
  * The context of a verified workspace key outside an HTTP route: a tool call of the stdio MCP
  * server (src/modules/mcp), which authenticates its key as auth.ts does.
  */
-export function contextForKey(ports: Ports, principal: Principal, requestId: string, auditScope?: AuditScope): WorkspaceContext {
+export function contextForKey(ports: Ports, principal: Principal, requestId: string): WorkspaceContext {
   return {
     ...ports,
-    auditScope,
     log: ports.log.child({ reqId: requestId }),
     requestId,
     workspaceId: principal.workspaceId,
@@ -179,13 +179,11 @@ export function contextForJob(run: JobRun, workspaceId?: string, onBehalfOf: str
   return { ...base, workspaceId, auditScope };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The record a job works on: its payload's first `<thing>Id` holding a UUID (`sourceId` -> source). */
 function recordOf(payload: unknown): { type: string; id: string } | null {
   if (!(payload instanceof Object)) return null;
   for (const [key, value] of Object.entries(payload)) {
-    if (key === 'workspaceId' || !key.endsWith('Id') || typeof value !== 'string' || !UUID.test(value)) continue;
+    if (key === 'workspaceId' || !key.endsWith('Id') || typeof value !== 'string' || !isUuid(value)) continue;
     return { type: key.slice(0, -2).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), id: value };
   }
   return null;

@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors.js';
+import { isUuid } from '../../http/schemas.js';
 import type { AuditActor, AuditDetails, AuditLog, AuditScope, ProcessContext, WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { deleteInBatches, transactionWrote } from '../../db/sql.js';
@@ -11,13 +12,11 @@ import {
   unscopedPurgeAuditEntries,
 } from './audit.repository.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The id of what a write made, when the action's details name none: the result's `id`. */
 function resultId(result: unknown): string | null {
   if (!(result instanceof Object) || !('id' in result)) return null;
   const id = (result as { id: unknown }).id;
-  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
 }
 
 /** Who acted, as an entry names them: the key (its name as the request's lookup read it), the job and its key, or the operator. */
@@ -38,7 +37,7 @@ function operatorWorkspace(details: AuditDetails, resourceId: string | null, res
   if (details.workspaceId) return details.workspaceId;
   if (details.resourceType === 'workspaces') return resourceId;
   const id = result instanceof Object && 'workspaceId' in result ? (result as { workspaceId: unknown }).workspaceId : null;
-  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  return typeof id === 'string' && isUuid(id) ? id.toLowerCase() : null;
 }
 
 /** The workspace an entry belongs to: the actor's, else the one an operator's write names. */
