@@ -1,3 +1,4 @@
+import { inTransaction } from '../../context.js';
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
 import { listWorkers } from '../../jobs/fleet.js';
@@ -33,7 +34,8 @@ export function adminRoutes(authenticator: KeyAuthenticator) {
       errors: [404],
       body: createWorkspaceBodySchema,
       response: workspaceSchema,
-      handler: async ({ ctx, body }) => presentWorkspace(await createWorkspace(ctx, body.name)),
+      // In a transaction with its audit entry (the services run on the CLI's bare database too).
+      handler: async ({ ctx, body }) => presentWorkspace(await inTransaction(ctx, (tx) => createWorkspace(tx, body.name))),
     }),
     defineRoute({
       method: 'GET',
@@ -61,11 +63,13 @@ export function adminRoutes(authenticator: KeyAuthenticator) {
       body: createApiKeyBodySchema,
       response: createdApiKeySchema,
       handler: async ({ ctx, params, body }) => {
-        const { row, key } = await createApiKey(ctx, params.id, {
-          name: body.name,
-          scopes: body.scopes,
-          expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
-        });
+        const { row, key } = await inTransaction(ctx, (tx) =>
+          createApiKey(tx, params.id, {
+            name: body.name,
+            scopes: body.scopes,
+            expiresAt: body.expiresAt ? new Date(body.expiresAt) : undefined,
+          }),
+        );
         return presentCreatedApiKey(row, key);
       },
     }),
@@ -94,7 +98,7 @@ export function adminRoutes(authenticator: KeyAuthenticator) {
       params: keyIdParamsSchema,
       response: apiKeySchema,
       handler: async ({ ctx, params }) => {
-        const row = await revokeApiKey(ctx, params.id);
+        const row = await inTransaction(ctx, (tx) => revokeApiKey(tx, params.id));
         authenticator.forget(row.id);
         return presentApiKey(row);
       },

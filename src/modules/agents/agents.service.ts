@@ -1,4 +1,4 @@
-import { authorOf, type WorkspaceContext } from '../../context.js';
+import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import {
   type AgentRow,
@@ -18,12 +18,12 @@ export async function listAgents(ctx: WorkspaceContext): Promise<AgentWithPrompt
 }
 
 export async function createAgent(ctx: WorkspaceContext, name: string): Promise<AgentWithPrompts> {
-  const row = await insertAgent(ctx.db, ctx.workspaceId, name, authorOf(ctx), ctx.clock.now());
+  const row = await inTransaction(ctx, (tx) => insertAgent(tx.db, ctx.workspaceId, name, authorOf(ctx), ctx.clock.now()));
   return { ...row, prompts: null };
 }
 
 export async function renameAgent(ctx: WorkspaceContext, id: string, name: string): Promise<AgentWithPrompts> {
-  const row = await renameAgentRow(ctx.db, ctx.workspaceId, id, name, authorOf(ctx), ctx.clock.now());
+  const row = await inTransaction(ctx, (tx) => renameAgentRow(tx.db, ctx.workspaceId, id, name, authorOf(ctx), ctx.clock.now()));
   if (!row) throw agentNotFound();
   const agent = await findAgent(ctx.db, ctx.workspaceId, id);
   if (!agent) throw agentNotFound();
@@ -32,7 +32,7 @@ export async function renameAgent(ctx: WorkspaceContext, id: string, name: strin
 
 /** Soft delete: the agent leaves the listing; its prompts, versions and assignments are kept. */
 export async function deleteAgent(ctx: WorkspaceContext, id: string): Promise<void> {
-  if (!(await softDeleteAgent(ctx.db, ctx.workspaceId, id, authorOf(ctx), ctx.clock.now()))) throw agentNotFound();
+  if (!(await inTransaction(ctx, (tx) => softDeleteAgent(tx.db, ctx.workspaceId, id, authorOf(ctx), ctx.clock.now())))) throw agentNotFound();
 }
 
 /** A non-deleted agent of the workspace, or 404. */

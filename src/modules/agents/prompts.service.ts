@@ -90,7 +90,7 @@ export async function createPromptDraft(
   origin = 'API_CREATED',
 ): Promise<PromptDraftRow> {
   const { current, defaults } = await getAgentPrompt(ctx, agentId);
-  return insertPromptDraft(ctx.db, ctx.workspaceId, {
+  return inTransaction(ctx, (tx) => insertPromptDraft(tx.db, ctx.workspaceId, {
     agentId,
     baseVersion: current?.version ?? null,
     prompts: mergeDraft(current?.prompts ?? defaults, input),
@@ -98,7 +98,7 @@ export async function createPromptDraft(
     origin,
     by: authorOf(ctx),
     now: ctx.clock.now(),
-  });
+  }));
 }
 
 export async function listDrafts(ctx: WorkspaceContext, agentId: string, status: PromptDraftStatus): Promise<PromptDraftRow[]> {

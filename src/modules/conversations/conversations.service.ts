@@ -333,7 +333,7 @@ export async function interactionPresented(ctx: Ctx, id: string) {
 
 /** Deletes a conversation (hidden at once, purged after the retention); success also for unknown ids, as specified. */
 export async function deleteInteraction(ctx: Ctx, id: string): Promise<{ success: true }> {
-  await softDeleteConversations(ctx.db, ctx.workspaceId, [id], ctx.clock.now());
+  await inTransaction(ctx, (tx) => softDeleteConversations(tx.db, ctx.workspaceId, [id], ctx.clock.now()));
   return { success: true };
 }
 

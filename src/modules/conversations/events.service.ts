@@ -114,7 +114,7 @@ export async function evaluateInteraction(ctx: Ctx, id: string): Promise<Convers
     notes: output.notes,
     model: { provider: ctx.llm.name, model: ctx.llm.model },
   };
-  const updated = await updateConversation(ctx.db, ctx.workspaceId, id, { evaluation, updatedAt: ctx.clock.now() });
+  const updated = await inTransaction(ctx, (tx) => updateConversation(tx.db, ctx.workspaceId, id, { evaluation, updatedAt: ctx.clock.now() }));
   if (!updated) throw conversationNotFound();
   return updated;
 }

@@ -73,7 +73,7 @@ export async function updateFolderDetails(
   id: string,
   input: { title: string; description: string; active: boolean },
 ): Promise<FolderWithBots> {
-  const row = await updateFolder(ctx.db, ctx.workspaceId, id, { ...input, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) });
+  const row = await inTransaction(ctx, (tx) => updateFolder(tx.db, ctx.workspaceId, id, { ...input, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) }));
   if (!row) throw new AppError('not_found', 'folder not found');
   return withBots(ctx.db, ctx.workspaceId, row);
 }

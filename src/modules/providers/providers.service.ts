@@ -178,11 +178,8 @@ export async function putConnection(ctx: WorkspaceContext, provider: ProviderNam
     if (error instanceof ProviderError) throw providerErrorAnswer(error, 'check the credentials');
     throw error;
   }
-  const row = await upsertConnection(
-    ctx.db,
-    ctx.workspaceId,
-    { provider, sealedCredentials: ctx.secrets.seal(JSON.stringify(credentials)), baseUrl: base, account },
-    ctx.clock.now(),
+  const row = await inTransaction(ctx, (tx) =>
+    upsertConnection(tx.db, ctx.workspaceId, { provider, sealedCredentials: ctx.secrets.seal(JSON.stringify(credentials)), baseUrl: base, account }, ctx.clock.now()),
   );
   ctx.log.info({ provider, account }, 'provider connected');
   return present(provider, row, credentials);

@@ -1,4 +1,4 @@
-import { authorOf, type WorkspaceContext } from '../../context.js';
+import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { ConditionGroup } from '../../evaluators/conditions.js';
 import type { EvaluationContext } from '../../evaluators/context.js';
@@ -21,11 +21,11 @@ export async function getReplySlot(ctx: Ctx, replyType: ReplyType): Promise<Repl
 }
 
 export async function putReplySlot(ctx: Ctx, replyType: ReplyType, body: { conditions: ConditionGroup[]; isEnabled?: boolean }): Promise<ReplyRuleRow> {
-  return upsertReplyRule(ctx.db, ctx.workspaceId, { replyType, conditions: body.conditions, isEnabled: body.isEnabled }, authorOf(ctx), ctx.clock.now());
+  return inTransaction(ctx, (tx) => upsertReplyRule(tx.db, ctx.workspaceId, { replyType, conditions: body.conditions, isEnabled: body.isEnabled }, authorOf(ctx), ctx.clock.now()));
 }
 
 export async function deleteReplySlot(ctx: Ctx, replyType: ReplyType): Promise<ReplyRuleRow> {
-  const row = await deleteRow(ctx.db, ctx.workspaceId, replyType);
+  const row = await inTransaction(ctx, (tx) => deleteRow(tx.db, ctx.workspaceId, replyType));
   if (!row) throw new AppError('not_found', `no ${replyType} reply rule is set in this workspace`);
   return row;
 }

@@ -77,23 +77,25 @@ export async function draftRule(
     ctx.llm.run(draftRuleTask, { behaviorInstructions: body.behaviorInstructions, ...drafting }, callOptions(ctx)),
   );
   const draft = await acceptDraft(ctx, output);
-  const row = await insertRule(
-    ctx.db,
-    ctx.workspaceId,
-    {
-      type: 'intent',
-      status: 'DRAFT',
-      name: body.name ?? draft.name,
-      description: draft.description,
-      source: body.source,
-      triggerType: body.triggerType,
-      inputSchema: {},
-      flowConfig: draft.flowConfig,
-      behaviorInstructions: body.behaviorInstructions,
-      draftWarnings: draft.warnings,
-    },
-    authorOf(ctx),
-    ctx.clock.now(),
+  const row = await inTransaction(ctx, (tx) =>
+    insertRule(
+      tx.db,
+      ctx.workspaceId,
+      {
+        type: 'intent',
+        status: 'DRAFT',
+        name: body.name ?? draft.name,
+        description: draft.description,
+        source: body.source,
+        triggerType: body.triggerType,
+        inputSchema: {},
+        flowConfig: draft.flowConfig,
+        behaviorInstructions: body.behaviorInstructions,
+        draftWarnings: draft.warnings,
+      },
+      authorOf(ctx),
+      ctx.clock.now(),
+    ),
   );
   return { ...row, botIds: [], warnings: draft.warnings };
 }

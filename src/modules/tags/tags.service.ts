@@ -56,23 +56,27 @@ export async function getTagGroup(ctx: Ctx, id: string): Promise<TagGroupRow> {
 }
 
 export async function createTagGroup(ctx: Ctx, fields: GroupFields): Promise<TagGroupRow> {
-  return insertTagGroup(ctx.db, ctx.workspaceId, fields, authorOf(ctx), ctx.clock.now());
+  return inTransaction(ctx, (tx) => insertTagGroup(tx.db, ctx.workspaceId, fields, authorOf(ctx), ctx.clock.now()));
 }
 
 export async function updateTagGroup(ctx: Ctx, id: string, changes: Partial<GroupFields>): Promise<TagGroupRow> {
-  const group = await requireGroup(ctx.db, ctx, id);
-  requireWritable(group);
-  const row = await updateTagGroupRow(ctx.db, ctx.workspaceId, id, changes, authorOf(ctx), ctx.clock.now());
-  if (!row) throw groupNotFound();
-  return row;
+  return inTransaction(ctx, async (tx) => {
+    const group = await requireGroup(tx.db, tx, id);
+    requireWritable(group);
+    const row = await updateTagGroupRow(tx.db, ctx.workspaceId, id, changes, authorOf(ctx), ctx.clock.now());
+    if (!row) throw groupNotFound();
+    return row;
+  });
 }
 
 /** Deletes a group with its tags; answers the deleted group. */
 export async function deleteTagGroup(ctx: Ctx, id: string): Promise<TagGroupRow> {
-  const group = await requireGroup(ctx.db, ctx, id);
-  requireWritable(group);
-  if (!(await deleteTagGroupRow(ctx.db, ctx.workspaceId, id))) throw groupNotFound();
-  return group;
+  return inTransaction(ctx, async (tx) => {
+    const group = await requireGroup(tx.db, tx, id);
+    requireWritable(group);
+    if (!(await deleteTagGroupRow(tx.db, ctx.workspaceId, id))) throw groupNotFound();
+    return group;
+  });
 }
 
 export async function listGroupTags(ctx: Ctx, groupId: string): Promise<TagRow[]> {
@@ -117,10 +121,12 @@ export async function updateTag(ctx: Ctx, id: string, changes: { tagName?: strin
 
 /** Deletes a tag; answers the deleted tag. */
 export async function deleteTag(ctx: Ctx, id: string): Promise<TagRow> {
-  const tag = await requireTag(ctx.db, ctx, id);
-  requireWritable(await requireGroup(ctx.db, ctx, tag.tagGroupId));
-  if (!(await deleteTagRow(ctx.db, ctx.workspaceId, id))) throw tagNotFound();
-  return tag;
+  return inTransaction(ctx, async (tx) => {
+    const tag = await requireTag(tx.db, tx, id);
+    requireWritable(await requireGroup(tx.db, tx, tag.tagGroupId));
+    if (!(await deleteTagRow(tx.db, ctx.workspaceId, id))) throw tagNotFound();
+    return tag;
+  });
 }
 
 /** The ids among `ids` that name a tag the workspace sees (its own or a system tag). */

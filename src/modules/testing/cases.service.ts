@@ -1,4 +1,4 @@
-import { authorOf, type WorkspaceContext } from '../../context.js';
+import { authorOf, inTransaction, type WorkspaceContext } from '../../context.js';
 import type { TestExpectation, TestTurn } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { requireAgent } from '../agents/index.js';
@@ -16,21 +16,23 @@ export const caseNotFound = () => new AppError('not_found', 'test case not found
 
 export async function createCase(ctx: Ctx, agentId: string, body: CreateCaseBody): Promise<CaseRow> {
   await requireAgent(ctx, agentId);
-  if ((await countCases(ctx.db, ctx.workspaceId, agentId)) >= LIMITS.casesPerAgent) {
-    throw new AppError('bad_request', `an agent has at most ${LIMITS.casesPerAgent} test cases`);
-  }
-  const now = ctx.clock.now();
-  return insertCase(ctx.db, ctx.workspaceId, {
-    agentId,
-    name: body.name,
-    turns: body.turns as TestTurn[],
-    expect: body.expect as TestExpectation,
-    tags: body.tags,
-    liveActions: body.liveActions,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: authorOf(ctx),
-    updatedBy: authorOf(ctx),
+  return inTransaction(ctx, async (tx) => {
+    if ((await countCases(tx.db, ctx.workspaceId, agentId)) >= LIMITS.casesPerAgent) {
+      throw new AppError('bad_request', `an agent has at most ${LIMITS.casesPerAgent} test cases`);
+    }
+    const now = ctx.clock.now();
+    return insertCase(tx.db, ctx.workspaceId, {
+      agentId,
+      name: body.name,
+      turns: body.turns as TestTurn[],
+      expect: body.expect as TestExpectation,
+      tags: body.tags,
+      liveActions: body.liveActions,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: authorOf(ctx),
+      updatedBy: authorOf(ctx),
+    });
   });
 }
 
@@ -50,13 +52,13 @@ export async function getCase(ctx: Ctx, id: string): Promise<CaseRow> {
 export async function updateCase(ctx: Ctx, id: string, body: UpdateCaseBody): Promise<CaseRow> {
   await getCase(ctx, id);
   const changes = Object.fromEntries(Object.entries(body ?? {}).filter(([, v]) => v !== undefined));
-  const updated = await updateCaseRow(ctx.db, ctx.workspaceId, id, { ...changes, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) });
+  const updated = await inTransaction(ctx, (tx) => updateCaseRow(tx.db, ctx.workspaceId, id, { ...changes, updatedAt: ctx.clock.now(), updatedBy: authorOf(ctx) }));
   if (!updated) throw caseNotFound();
   return updated;
 }
 
 export async function deleteCase(ctx: Ctx, id: string): Promise<{ success: true }> {
-  if (!(await deleteCaseRow(ctx.db, ctx.workspaceId, id))) throw caseNotFound();
+  if (!(await inTransaction(ctx, (tx) => deleteCaseRow(tx.db, ctx.workspaceId, id)))) throw caseNotFound();
   return { success: true };
 }
 
@@ -112,19 +114,21 @@ export async function caseFromConversation(ctx: Ctx, conversationId: string, bod
   await requireAgent(ctx, conversation.agentId);
   const now = ctx.clock.now();
   const name = (body?.name ?? turns[0]!.content.replace(/\s+/g, ' ').trim()).slice(0, LIMITS.nameChars);
-  const row = await insertCase(ctx.db, ctx.workspaceId, {
-    agentId: conversation.agentId,
-    name,
-    turns,
-    expect: {},
-    tags: body?.tags ?? [],
-    liveActions: false,
-    fromConversationId: conversation.id,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: authorOf(ctx),
-    updatedBy: authorOf(ctx),
-  });
+  const row = await inTransaction(ctx, (tx) =>
+    insertCase(tx.db, ctx.workspaceId, {
+      agentId: conversation.agentId,
+      name,
+      turns,
+      expect: {},
+      tags: body?.tags ?? [],
+      liveActions: false,
+      fromConversationId: conversation.id,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: authorOf(ctx),
+      updatedBy: authorOf(ctx),
+    }),
+  );
   return { row, warnings };
 }
 

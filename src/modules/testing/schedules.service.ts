@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import type { WorkspaceContext } from '../../context.js';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { iso } from '../../http/schemas.js';
 import { requireAgent } from '../agents/index.js';
@@ -56,14 +56,15 @@ export async function putSchedule(ctx: Ctx, agentId: string, body: ScheduleBody)
   await requireAgent(ctx, agentId);
   nextFire(body.cron, body.timezone, ctx.clock.now());
   const now = ctx.clock.now();
-  const row = await upsertSchedule(ctx.db, ctx.workspaceId, { agentId, cron: body.cron, timezone: body.timezone, k: body.k, tags: body.tags, createdAt: now, updatedAt: now });
+  // The row commits (with its audit entry) before pg-boss, on its own connection, keys the schedule.
+  const row = await inTransaction(ctx, (tx) => upsertSchedule(tx.db, ctx.workspaceId, { agentId, cron: body.cron, timezone: body.timezone, k: body.k, tags: body.tags, createdAt: now, updatedAt: now }));
   await ctx.queue.scheduleFor(JOB, scheduleKey(ctx.workspaceId, agentId), body.cron, { workspaceId: ctx.workspaceId, agentId }, { tz: body.timezone });
   return present(ctx, row);
 }
 
 export async function deleteSchedule(ctx: Ctx, agentId: string): Promise<{ success: true }> {
   await requireAgent(ctx, agentId);
-  if (!(await deleteScheduleRow(ctx.db, ctx.workspaceId, agentId))) throw new AppError('not_found', 'the agent has no test schedule');
+  if (!(await inTransaction(ctx, (tx) => deleteScheduleRow(tx.db, ctx.workspaceId, agentId)))) throw new AppError('not_found', 'the agent has no test schedule');
   await ctx.queue.unscheduleFor(JOB, scheduleKey(ctx.workspaceId, agentId));
   return { success: true };
 }

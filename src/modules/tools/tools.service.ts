@@ -38,7 +38,7 @@ export async function getTool(ctx: Ctx, id: string): Promise<{ tool: ToolWithAge
 }
 
 export async function createTool(ctx: Ctx, body: { name: string; description: string; alwaysGet: boolean; source: string }): Promise<ToolWithAgents> {
-  const row = await insertTool(ctx.db, ctx.workspaceId, body, authorOf(ctx), ctx.clock.now());
+  const row = await inTransaction(ctx, (tx) => insertTool(tx.db, ctx.workspaceId, body, authorOf(ctx), ctx.clock.now()));
   return { ...row, botIds: [] };
 }
 

@@ -185,9 +185,12 @@ export async function testWebhook(ctx: Ctx, id: string): Promise<DeliveryRow> {
   const endpoint = await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
   const payload = messageBody(TEST_EVENT_TYPE, now, { webhookId: endpoint.id, message: 'A test message from Parley.' });
-  const [delivery] = await insertDeliveries(ctx.db, ctx.workspaceId, [
-    { endpointId: id, messageId: newMessageId(), eventType: TEST_EVENT_TYPE, payload, status: 'pending', isTest: true, nextAttemptAt: now, createdAt: now },
-  ]);
+  // The delivery is written (and audited) in its own transaction; the attempt runs outside any.
+  const [delivery] = await inTransaction(ctx, (tx) =>
+    insertDeliveries(tx.db, ctx.workspaceId, [
+      { endpointId: id, messageId: newMessageId(), eventType: TEST_EVENT_TYPE, payload, status: 'pending', isTest: true, nextAttemptAt: now, createdAt: now },
+    ]),
+  );
   const outcome = await attempt(ctx, endpoint, delivery!);
   const updated = await updateDelivery(ctx.db, ctx.workspaceId, delivery!.id, {
     status: outcome.ok ? 'delivered' : 'failed',

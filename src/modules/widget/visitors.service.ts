@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ProcessContext, WorkspaceContext } from '../../context.js';
+import { inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import { withLocks } from '../../db/key-locks.js';
 import { deleteInBatches } from '../../db/sql.js';
 import { AppError } from '../../http/errors.js';
@@ -35,14 +35,16 @@ export async function startConversation(ctx: Ctx, body: { userAttributes?: Recor
   const grant = grantOf(ctx);
   await requireAnsweringAgent(ctx, grant.agentId);
   const visitorToken = VISITOR_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const row = await insertWidgetConversation(ctx.db, ctx.workspaceId, {
-    id: randomUUID(),
-    agentId: grant.agentId,
-    widgetKeyId: ctx.actor.id,
-    tokenHash: hashVisitorToken(visitorToken),
-    userAttributes: { ...body?.userAttributes, ...(body?.locale ? { locale: body.locale } : {}) },
-    createdAt: ctx.clock.now(),
-  });
+  const row = await inTransaction(ctx, (tx) =>
+    insertWidgetConversation(tx.db, ctx.workspaceId, {
+      id: randomUUID(),
+      agentId: grant.agentId,
+      widgetKeyId: ctx.actor.id,
+      tokenHash: hashVisitorToken(visitorToken),
+      userAttributes: { ...body?.userAttributes, ...(body?.locale ? { locale: body.locale } : {}) },
+      createdAt: ctx.clock.now(),
+    }),
+  );
   return { conversationId: row.id, visitorToken };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { WorkspaceContext } from '../../context.js';
+import { inTransaction, type WorkspaceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../api-keys/index.js';
@@ -14,14 +14,16 @@ export const WIDGET_KEY_PATTERN = /^pk_[A-Za-z0-9_-]{32}$/;
 /** A publishable key for one agent of the workspace (404 for an agent it does not have). */
 export async function createWidgetKey(ctx: WorkspaceContext, agentId: string, body: CreateWidgetKeyBody): Promise<WidgetKeyRow> {
   await requireAgent(ctx, agentId);
-  return insertWidgetKey(ctx.db, ctx.workspaceId, {
-    agentId,
-    name: body.name,
-    key: WIDGET_KEY_PREFIX + randomBytes(24).toString('base64url'),
-    allowedOrigins: [...new Set(body.allowedOrigins)],
-    visitorRateLimit: body.visitorRateLimit ?? null,
-    createdAt: ctx.clock.now(),
-  });
+  return inTransaction(ctx, (tx) =>
+    insertWidgetKey(tx.db, ctx.workspaceId, {
+      agentId,
+      name: body.name,
+      key: WIDGET_KEY_PREFIX + randomBytes(24).toString('base64url'),
+      allowedOrigins: [...new Set(body.allowedOrigins)],
+      visitorRateLimit: body.visitorRateLimit ?? null,
+      createdAt: ctx.clock.now(),
+    }),
+  );
 }
 
 export async function listWidgetKeys(ctx: WorkspaceContext, agentId: string): Promise<WidgetKeyRow[]> {
@@ -35,7 +37,7 @@ export async function listWidgetKeys(ctx: WorkspaceContext, agentId: string): Pr
  * usable with the agent's other keys.
  */
 export async function deleteWidgetKey(ctx: WorkspaceContext, id: string): Promise<WidgetKeyRow> {
-  const row = await deleteWidgetKeyRow(ctx.db, ctx.workspaceId, id);
+  const row = await inTransaction(ctx, (tx) => deleteWidgetKeyRow(tx.db, ctx.workspaceId, id));
   if (!row) throw new AppError('not_found', 'widget key not found');
   return row;
 }
