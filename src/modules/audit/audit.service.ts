@@ -83,7 +83,6 @@ class Scope implements AuditScope {
 
   async recordAfter(db: Db, at: AuditActor, result: unknown): Promise<void> {
     if (this.recorded) return;
-    if (process.env.AUDIT_TRACE) (await import('node:fs')).appendFileSync(process.env.AUDIT_TRACE, `${this.details.action}\n`);
     await insertAuditEntry(db, workspaceOf(this.details, at, result), entryOf(this.details, at, result));
     this.recorded = true;
   }
