@@ -4,7 +4,7 @@ import { safeParse, z } from 'zod';
 import { type AuditDetails, type AuditScope, contextForRequest, type Ports, type ProcessContext, type WorkspaceContext } from '../context.js';
 import { AppError, errorBodySchema } from './errors.js';
 import { FACTS_KEY, type RouteFacts } from './openapi-document.js';
-import { operationIdOf } from './operation-ids.js';
+import { openApiPath, operationIdOf } from './operation-ids.js';
 import type { AppDeps } from './deps.js';
 import { readUpload, type Upload, type UploadDeclaration, uploadJsonSchema } from './multipart.js';
 import type { RateLimitBudget } from './rate-limit.js';
@@ -222,7 +222,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
     const body = bodyOf(route);
     const produces = typeof route.produces === 'string' ? [route.produces] : route.produces;
     const facts: RouteFacts = { rateLimited: route.rateLimit !== false, emptyBody: body === EMPTY_BODY };
-    const audited = isAudited(route);
+    const audit = isAudited(route) ? auditTargetOf(route) : undefined;
     const responses: Record<number, z.ZodType> = { [route.status ?? 200]: route.response };
     for (const status of documentedErrors(route)) {
       responses[status] = errorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error.');
@@ -256,7 +256,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
         response: responses,
       },
       // The fields the client sent, before validation adds defaults: what the audit entry names.
-      ...(audited && body ? { preValidation: async (request: FastifyRequest) => void SENT_FIELDS.set(request, sentFields(request.body)) } : {}),
+      ...(audit && body ? { preValidation: async (request: FastifyRequest) => void SENT_FIELDS.set(request, sentFields(request.body)) } : {}),
       preParsing: async (request, _reply, payload) => {
         if ((body || route.upload) && hasBody(request) && !contentTypeMatches(request.headers['content-type'], consumes)) {
           const expected = consumes === 'json' ? 'application/json' : 'multipart/form-data';
@@ -266,7 +266,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
       },
       handler: async (request, reply) => {
         const upload = route.upload ? await readUpload(request, route.upload, deps.ports.config.uploadLimitBytes) : undefined;
-        const auditScope = audited ? auditScopeOf(deps.ports, route, request, upload) : undefined;
+        const auditScope = audit ? auditScopeOf(deps.ports, route, audit, request, upload) : undefined;
         const ctx = route.auth === 'none' ? undefined : contextForRequest(deps.ports, request, undefined, auditScope);
         const result = await route.handler({
           ctx: ctx as never,
@@ -306,24 +306,38 @@ function sentFields(body: unknown): string[] {
 /** Path segments that group routes rather than name a collection. */
 const GROUPING_SEGMENTS = new Set(['v2', 'public', 'admin', 'widget']);
 
-/**
- * What a write route's request says of itself (src/modules/audit): the route, the collection its
- * path names first and that path's first parameter (else, once written, what the write made), and
- * the names of the fields it was given.
- */
-function auditScopeOf(ports: Ports, route: RouteDeclaration, request: FastifyRequest, upload: Upload | undefined): AuditScope {
+/** What every request of a write route says alike, worked out once when the route is registered. */
+interface AuditTarget {
+  action: string;
+  resourceType: string | null;
+  /** The path's first parameter: the id of the resource it names. */
+  param: string | undefined;
+}
+
+/** The route (`POST /v2/hc-articles/{id}/publish/public`), the collection its path names first, and that path's first parameter. */
+function auditTargetOf(route: RouteDeclaration): AuditTarget {
   const segments = route.url.split('/').filter(Boolean);
-  const literal = segments.filter((s) => !s.startsWith(':') && !GROUPING_SEGMENTS.has(s));
-  const firstParam = segments.find((s) => s.startsWith(':'))?.slice(1);
-  const params = (request.params ?? {}) as Record<string, unknown>;
-  const fields = upload ? ['file', ...Object.keys(upload.fields)] : (SENT_FIELDS.get(request) ?? []);
-  const resourceId = firstParam && typeof params[firstParam] === 'string' ? (params[firstParam] as string) : null;
+  return {
+    action: `${route.method} ${openApiPath(route.url)}`,
+    resourceType: segments.find((s) => !s.startsWith(':') && !GROUPING_SEGMENTS.has(s)) ?? null,
+    param: segments.find((s) => s.startsWith(':'))?.slice(1),
+  };
+}
+
+/**
+ * The audit scope of a write route's request (src/modules/audit): its route and resource (the
+ * path's first parameter, else, once written, what the write made) and the names of the fields it
+ * was given.
+ */
+function auditScopeOf(ports: Ports, route: RouteDeclaration, target: AuditTarget, request: FastifyRequest, upload: Upload | undefined): AuditScope {
+  const value = target.param ? (request.params as Record<string, unknown> | undefined)?.[target.param] : undefined;
+  const resourceId = typeof value === 'string' ? value : null;
   const details: AuditDetails = {
-    action: `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`,
-    resourceType: literal[0] ?? null,
+    action: target.action,
+    resourceType: target.resourceType,
     resourceId,
-    fields,
-    ...(route.auth === 'admin' && literal[0] === 'workspaces' && resourceId ? { workspaceId: resourceId } : {}),
+    fields: upload ? ['file', ...Object.keys(upload.fields)] : (SENT_FIELDS.get(request) ?? []),
+    ...(route.auth === 'admin' && target.resourceType === 'workspaces' && resourceId ? { workspaceId: resourceId } : {}),
   };
   return ports.audit.begin(details);
 }

@@ -159,6 +159,10 @@ describe('audit log', () => {
     assert.ok(admin.body.entries.every((e) => e.workspaceId === other.workspaceId));
     const all = await t.request<{ entries: (Entry & { workspaceId: string | null })[] }>('GET', '/v2/admin/audit-log?limit=100', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     assert.ok(all.body.entries.some((e) => e.workspaceId === w.workspaceId));
+    const admin400 = (query: string) => t.request('GET', `/v2/admin/audit-log?${query}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    assertError(await admin400('workspaceId=everyone'), 400, /workspaceId/);
+    assertError(await admin400(`cursor=${randomUUID()}`), 400, 'cursor: not an entry of this audit log');
+    assertError(await t.request('GET', '/v2/admin/audit-log', { key: w.key }), 401);
   });
 
   it('filters by resource type and time window, and walks keyset pages both ways, each entry once', async () => {
