@@ -181,7 +181,7 @@ export async function startRuntime(baseConfig: Config, options: RuntimeOptions):
   try {
     database = config.databaseUrl
       ? await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolMax: config.dbPoolMax })
-      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir), vector: Boolean(config.llm.embeddingModel) });
+      : await openDatabase({ kind: 'pglite', dataDir: pgliteFolder(config.dataDir), vector: Boolean(config.llm.embeddingModel), log });
     await migrateDatabase(database);
     if (config.llm.embeddingModel) await enableVectorSupport(database, log);
     const queue = new JobQueue({ database, config, log, jobs: options.jobs ?? jobRegistry });

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector as pgvector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { yieldBetweenQueries } from './pglite-yield.js';
+import type { Logger } from 'pino';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -21,12 +21,19 @@ export type DatabaseTarget =
       loadDataDir?: Blob;
       /** Load pgvector (db/vector.ts): ~0.1-0.35 s more at start, so only when an embedding model is configured. */
       vector?: boolean;
+      /** Where the database thread reports a crash and its restart. */
+      log?: Logger;
+      /** How long a statement waits for the thread's restart before failing with 503 (default 10 s). */
+      restartWaitMs?: number;
     }
   | { kind: 'postgres'; url: string; poolMax?: number };
 
-/** An open database of either kind, with the raw client kept for the job queue and for closing. */
+/**
+ * An open database of either kind, with the raw client kept for the job queue and for closing. PGlite
+ * runs in a worker thread of its own (db/pglite-thread.ts), off the event loop of the API.
+ */
 export type Database =
-  | { kind: 'pglite'; db: Db; pglite: PGlite; close(): Promise<void> }
+  | { kind: 'pglite'; db: Db; pglite: PgliteThread; close(): Promise<void> }
   | { kind: 'postgres'; db: Db; pool: pg.Pool; url: string; close(): Promise<void> };
 
 /** The embedded database lives in a subfolder, beside Parley's lock file and admin token. */
@@ -37,13 +44,15 @@ export function pgliteFolder(dataDir: string): string {
 /** Opens PGlite (in a folder, or in memory from a dump) or a PostgreSQL pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'pglite') {
-    const extensions = target.vector ? { vector: pgvector } : undefined;
-    const pglite = target.loadDataDir
-      ? new PGlite({ loadDataDir: target.loadDataDir, extensions })
-      : new PGlite(target.dataDir ?? 'memory://', { extensions });
-    await pglite.waitReady;
-    yieldBetweenQueries(pglite);
-    const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+    const pglite = await PgliteThread.open({
+      dataDir: target.dataDir,
+      loadDataDir: target.loadDataDir,
+      vector: target.vector,
+      log: target.log,
+      restartWaitMs: target.restartWaitMs,
+    });
+    // drizzle's PGlite driver calls query and transaction, which the thread's client answers alike.
+    const db = drizzlePglite({ client: pglite as unknown as PGlite, schema }) as unknown as Db;
     return { kind: 'pglite', db, pglite, close: () => pglite.close() };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: target.poolMax ?? 10 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -18,7 +19,7 @@ const MIGRATION_LOCK_KEY = 7_415_926_535;
 /** Applies pending SQL migrations. On PostgreSQL an advisory lock serialises concurrent starters. */
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder });
+    await migratePglite(drizzlePglite({ client: database.pglite as unknown as PGlite }), { migrationsFolder });
     return;
   }
   const client = await database.pool.connect();
@@ -50,6 +51,7 @@ export type Readiness = { ready: true } | { ready: false; reason: string };
 
 /** Reachable database with every migration of this build applied. */
 export async function checkReadiness(database: Database): Promise<Readiness> {
+  if (database.kind === 'pglite' && !database.pglite.running) return { ready: false, reason: 'the embedded database is not running (its thread restarts)' };
   try {
     const [row] = await queryRows<{ count: number }>(
       database.db,

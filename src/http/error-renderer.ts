@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { STATUS_CODES } from 'node:http';
+import { type DatabaseUnavailableError, databaseUnavailable } from '../db/pglite-thread.js';
 import { AppError, errorBody } from './errors.js';
 
 interface ValidationIssue {
@@ -31,6 +32,15 @@ function validationMessage(error: FastifyError): string {
  */
 const CONCURRENCY_SQLSTATES = new Set(['23503', '40001', '40P01']);
 
+/**
+ * The embedded database's thread stopped (db/pglite-thread.ts): a transaction the request had open
+ * was rolled back with it, and a folder's database restarts.
+ */
+function unavailableMessage(error: DatabaseUnavailableError): string {
+  return error.restarting ? 'the embedded database is restarting; retry' : 'the embedded database stopped; Parley needs a restart';
+}
+const DATABASE_RETRY_AFTER_S = 1;
+
 function sqlState(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
     const code = (e as { code?: unknown }).code;
@@ -46,6 +56,8 @@ function sqlState(error: unknown): string | undefined {
  */
 export function describeError(error: unknown, requestId: string): { statusCode: number; message: string; unexpected: boolean } {
   if (error instanceof AppError) return { statusCode: error.statusCode, message: error.message, unexpected: false };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return { statusCode: 503, message: unavailableMessage(unavailable), unexpected: false };
   const state = sqlState(error);
   if (state && CONCURRENCY_SQLSTATES.has(state)) {
     return { statusCode: 409, message: 'a resource this request depends on was changed concurrently; retry', unexpected: false };
@@ -71,6 +83,12 @@ export function registerErrorRenderer(app: FastifyInstance, bodyLimitBytes: numb
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(errorBody(415, `unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}`));
+    }
+    const unavailable = databaseUnavailable(error);
+    if (unavailable) {
+      request.log.warn({ err: error, reqId: request.id }, 'the embedded database is unavailable');
+      if (unavailable.restarting) reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      return reply.code(503).send(errorBody(503, unavailableMessage(unavailable)));
     }
     const state = sqlState(error);
     if (state && CONCURRENCY_SQLSTATES.has(state)) {

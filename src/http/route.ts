@@ -102,7 +102,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Rate limit exceeded for this key; retry after the `Retry-After` seconds.',
   500: 'Unexpected failure; the request id in `X-Request-Id` finds it in the log.',
   502: 'The configured language model failed or gave an unusable answer (named in `message`).',
-  503: 'Not ready.',
+  503: 'Not ready, or the embedded database is restarting; retry after the `Retry-After` seconds.',
 };
 
 /**
@@ -125,6 +125,8 @@ function documentedErrors(route: RouteDeclaration): number[] {
   if (body || route.upload) [413, 415].forEach((s) => statuses.add(s));
   if (route.upload) statuses.add(400);
   statuses.add(500);
+  // A route that reads the database answers 503 while the embedded database's thread restarts.
+  if (route.auth !== 'none') statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 

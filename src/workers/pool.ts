@@ -1,32 +1,14 @@
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { type CpuWork, type CpuWorkKind, runCpuWork } from './cpu-work.js';
 import type { CpuOutcome, CpuTask } from './cpu-worker.js';
 import { fromWireError } from './errors.js';
+import { threadEntryBeside, threadExecArgv } from './threads.js';
 
 export type { BuiltinCall, CpuWork, CpuWorkKind, LinkScan } from './cpu-work.js';
-
-/**
- * A thread's node flags: the process's, less preloaded TypeScript files (`--import x.ts`, the test
- * network guard): a thread registers the tsx loader asynchronously, so a .ts preload after it fails
- * to load and the thread never starts. The tsx loader itself (`--import tsx`) is kept.
- */
-export function threadExecArgv(execArgv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i += 1) {
-    const arg = execArgv[i]!;
-    if (arg === '--import' && /\.[cm]?ts$/.test(execArgv[i + 1] ?? '')) {
-      i += 1;
-      continue;
-    }
-    if (/^--import=.*\.[cm]?ts$/.test(arg)) continue;
-    kept.push(arg);
-  }
-  return kept;
-}
+export { threadExecArgv } from './threads.js';
 
 /**
  * Where CPU-bound work runs (extraction, link scanning, the built-in engine): a pool of worker
@@ -59,8 +41,7 @@ export const inlineCpuPool: CpuPool = Object.freeze({
 
 /** The worker entry next to this module: cpu-worker.ts under tsx (tests, benches), cpu-worker.js in dist/. */
 export function cpuWorkerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  return path.join(path.dirname(here), `cpu-worker${path.extname(here)}`);
+  return threadEntryBeside(import.meta.url, 'cpu-worker');
 }
 
 /**

@@ -195,10 +195,10 @@ describe('operations endpoints', () => {
     const get = res.body.paths['/v2/workspace/public']?.get;
     assert.match(get?.description ?? '', /Scope: `read`/);
     assert.deepEqual(get?.security, [{ apiKey: [] }]);
-    assert.deepEqual(Object.keys(get?.responses ?? {}).sort(), ['200', '401', '403', '417', '429', '500']);
+    assert.deepEqual(Object.keys(get?.responses ?? {}).sort(), ['200', '401', '403', '417', '429', '500', '503']);
     const patch = res.body.paths['/v2/workspace/public']?.patch;
     assert.match(patch?.description ?? '', /Scope: `write`/);
-    assert.deepEqual(Object.keys(patch?.responses ?? {}).sort(), ['200', '400', '401', '403', '413', '415', '417', '429', '500']);
+    assert.deepEqual(Object.keys(patch?.responses ?? {}).sort(), ['200', '400', '401', '403', '413', '415', '417', '429', '500', '503']);
     assert.match(JSON.stringify(patch), /"example":\{"name":"Support EU"\}/);
     const createKey = res.body.paths['/v2/admin/workspaces/{id}/api-keys']?.post;
     assert.deepEqual(createKey?.security, [{ adminToken: [] }]);

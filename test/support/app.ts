@@ -82,12 +82,21 @@ export interface TestAppOptions {
   outbound?: Outbound;
   /** Event listeners besides every module's (to observe domain events). */
   listeners?: readonly RegisteredListener[];
+  /**
+   * PGlite only: the database in a folder of the app's data folder (its thread restarts after a
+   * crash) rather than in memory, and how long a statement waits for that restart.
+   */
+  pglite?: { folder?: boolean; restartWaitMs?: number };
 }
 
 /** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase({ vector: Boolean(options.env?.PARLEY_LLM_EMBEDDING_MODEL) });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const pglite = options.pglite && {
+    folder: options.pglite.folder ? path.join(dataDir, 'pglite') : undefined,
+    restartWaitMs: options.pglite.restartWaitMs,
+  };
+  const testDb = await createTestDatabase({ vector: Boolean(options.env?.PARLEY_LLM_EMBEDDING_MODEL), pglite });
   const built = await buildOn(testDb.database, dataDir, options);
   const close = built.close;
   built.close = async () => {

@@ -100,11 +100,19 @@ export interface TestDatabase {
 
 /**
  * A fresh migrated database for one test file: a restored PGlite, or a copy of the template.
- * `vector` loads pgvector into PGlite (as the runtime does when an embedding model is configured).
+ * `vector` loads pgvector into PGlite (as the runtime does when an embedding model is configured);
+ * `pglite.folder` restores it into a folder instead of memory (a folder's database thread restarts
+ * after a crash), `pglite.restartWaitMs` bounds how long a statement waits for that restart.
  */
-export async function createTestDatabase(options: { vector?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { vector?: boolean; pglite?: { folder?: string; restartWaitMs?: number } } = {}): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', loadDataDir: await (pgliteTemplateOnce ??= pgliteTemplate()), vector: options.vector });
+    const database = await openDatabase({
+      kind: 'pglite',
+      loadDataDir: await (pgliteTemplateOnce ??= pgliteTemplate()),
+      vector: options.vector,
+      dataDir: options.pglite?.folder,
+      restartWaitMs: options.pglite?.restartWaitMs,
+    });
     return { database, drop: () => database.close() };
   }
   const admin = new pg.Client({ connectionString: adminDatabaseUrl });

@@ -1,0 +1,13 @@
+// The main module of Parley's own worker threads (the embedded database's): it loads the thread's
+// module named by `workerData.entry`. A thread's main module has to be plain JavaScript: under tsx
+// (tests, benches) a thread gets tsx's require hook but not its ESM hooks, so a .ts module is
+// required; from dist/ the module is ES JavaScript, so it is imported. piscina's own entry does the
+// same for the CPU pool's threads.
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS entry: require is how it loads */
+'use strict';
+const { pathToFileURL } = require('node:url');
+const { workerData } = require('node:worker_threads');
+
+const entry = workerData.entry;
+if (/\.[cm]?ts$/.test(entry)) require(entry);
+else import(pathToFileURL(entry).href);
