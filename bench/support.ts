@@ -183,6 +183,8 @@ export interface StartServerOptions {
   apiKey?: string;
   /** Arguments after `serve --port N`, e.g. `--no-worker` for an API process beside `parley worker`s. */
   args?: string[];
+  /** Another Parley checkout (built) to run instead of this one: a reference build in the same run. */
+  root?: string;
 }
 
 /** The benchmark's environment without the variables that would change how the server runs. */
@@ -284,7 +286,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const port = await freePort();
   const url = `http://${LOOPBACK}:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/parley.js', 'serve', '--port', String(port), ...(options.args ?? [])], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: cleanEnv({ HOST: LOOPBACK, ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -548,10 +550,11 @@ export async function onServer<R extends { error?: string }>(
   work: (server: RunningServer) => Promise<void>,
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
+  root?: string,
 ): Promise<R> {
   const { env, cleanup } = await backend.prepare();
   try {
-    const server = await startServer({ env: { ...env, ...extraEnv }, nodeArgs });
+    const server = await startServer({ env: { ...env, ...extraEnv }, nodeArgs, root });
     try {
       await work(server);
     } finally {

@@ -1,12 +1,15 @@
 // API responsiveness while the embedded worker works: a real `parley serve` on PGlite (job worker in
 // the same process), a workspace of BENCH_ARTICLES articles (tree import), probed at a steady low
-// rate on GET /healthz (no database) and GET /v2/workspace/public (key + one read), first alone and
+// rate on GET /healthz (no database), GET /v2/workspace/public (the key's workspace) and a page of
+// GET /v2/hc-articles/public (a query each time), first alone and
 // then during a burst: BENCH_PAGES pages ingested from a generated site on 127.0.0.1 and, at the
 // same time, BENCH_JOBS knowledge-generation jobs (built-in engine) on sources ingested beforehand.
 // Each run is made twice, in the same run of this script: PARLEY_CPU_THREADS=0 (the work on the
 // event loop, the reference) and with the worker-thread pool (BENCH_THREADS, default the server's).
 // Env: BENCH_ARTICLES (4000), BENCH_PAGES (1000), BENCH_JOBS (60), BENCH_PROBE_RPS (20 per route),
-// BENCH_QUIET_SECONDS (10), BENCH_THREADS, BENCH_PROFILE_DIR (the server writes a --cpu-prof there).
+// BENCH_QUIET_SECONDS (10), BENCH_THREADS, BENCH_PROFILE_DIR (the server writes a --cpu-prof there),
+// BENCH_REFERENCE (another built Parley checkout, e.g. a `git worktree` of an earlier commit: run first,
+// with the pool, as the reference of the same run), BENCH_SKIP_INLINE (leave the inline run out).
 import os from 'node:os';
 import path from 'node:path';
 import { type TreeRow, writeTreeFile } from '../../src/modules/knowledge/index.js';
@@ -52,7 +55,11 @@ const SERVER_ENV = {
   PARLEY_INGEST_HOST_DELAY_MS: '0',
   PARLEY_JOB_POLL_SECONDS: '0.5',
 };
-const ROUTES = ['/healthz', '/v2/workspace/public'];
+/**
+ * No database; the key's workspace (answered from the verified key, which is looked up again once a
+ * second); a page of articles (a query each time).
+ */
+const ROUTES = ['/healthz', '/v2/workspace/public', '/v2/hc-articles/public?limit=10'];
 /** The generation jobs' sources are pages of the same site, numbered after the burst's pages. */
 const JOB_PAGE_OFFSET = 100_000;
 
@@ -199,7 +206,7 @@ async function probeDuring<T>(server: RunningServer, rps: number, work: () => Pr
 
 // ---------------------------------------------------------------------------------------------
 
-async function runMode(settings: Settings, origin: string, mode: string, threads: string | undefined): Promise<ModeReport> {
+async function runMode(settings: Settings, origin: string, mode: string, threads: string | undefined, root?: string): Promise<ModeReport> {
   const report: ModeReport = { mode, threads: threads ?? 'default', seedMs: 0, alone: [], burst: [], ingestMs: 0, generationMs: 0, failedPages: 0, failedJobs: 0 };
   const env: Record<string, string> = threads === undefined ? {} : { PARLEY_CPU_THREADS: threads };
   const profileDir = process.env.BENCH_PROFILE_DIR;
@@ -235,6 +242,7 @@ async function runMode(settings: Settings, origin: string, mode: string, threads
     },
     env,
     nodeArgs,
+    root,
   );
 }
 
@@ -274,10 +282,12 @@ async function main(): Promise<number> {
     quietSeconds: positiveIntEnv('BENCH_QUIET_SECONDS', 10),
   };
   const threads = process.env.BENCH_THREADS ? String(positiveIntEnv('BENCH_THREADS', 1)) : undefined;
+  const reference = process.env.BENCH_REFERENCE ? path.resolve(process.env.BENCH_REFERENCE) : undefined;
   const { origin, server: site } = await startHelpSite();
   const reports: ModeReport[] = [];
   try {
-    reports.push(await runMode(settings, origin, 'inline (PARLEY_CPU_THREADS=0)', '0'));
+    if (reference) reports.push(await runMode(settings, origin, `reference build, pool (${threads ?? 'default'} threads)`, threads, reference));
+    if (!process.env.BENCH_SKIP_INLINE) reports.push(await runMode(settings, origin, 'inline (PARLEY_CPU_THREADS=0)', '0'));
     reports.push(await runMode(settings, origin, `pool (${threads ?? 'default'} threads)`, threads));
   } finally {
     site.close();

@@ -42,13 +42,27 @@ function fromWire(error: WireError): Error {
 /** A first-come, first-served lock: transactions take it for their length, statements in passing. */
 class Turns {
   private tail: Promise<void> = Promise.resolve();
+  /** Takers holding or waiting for the lock. */
+  private takers = 0;
+
+  /** Whether nobody holds or waits for the lock: a statement in passing may go at once. */
+  get free(): boolean {
+    return this.takers === 0;
+  }
 
   acquire(): Promise<() => void> {
+    this.takers += 1;
     let release!: () => void;
     const turn = new Promise<void>((resolve) => (release = resolve));
     const before = this.tail;
     this.tail = before.then(() => turn);
-    return before.then(() => release);
+    let released = false;
+    return before.then(() => () => {
+      if (released) return;
+      released = true;
+      this.takers -= 1;
+      release();
+    });
   }
 }
 
@@ -296,6 +310,9 @@ export class PgliteThread {
 
   /** A statement outside any transaction: it waits for a transaction that holds the session. */
   private async outside(request: PgliteCall): Promise<unknown> {
+    // The common case, no transaction holding or waiting and the thread up: posted at once.
+    const running = this.thread;
+    if (this.turns.free && running.alive && running.open && !this.closed) return await this.post(running, request);
     const release = await this.turns.acquire();
     let answer: Promise<unknown>;
     try {

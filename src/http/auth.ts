@@ -36,7 +36,15 @@ export class KeyAuthenticator {
     // The cache is keyed by the key's SHA-256, never by the plaintext.
     const cacheKey = hash('sha256', presented, 'base64');
     const cached = this.cache.get(cacheKey);
-    if (cached && cached.until > now.getTime()) return admitted(cached.principal, now);
+    if (cached && cached.until > now.getTime()) {
+      // Past half its life, the key is verified again in the background: a key in steady use never
+      // waits for the database (which may be busy with a job's long query), and the verification it
+      // is admitted on is still never older than the cache's bound.
+      if (cached.until - now.getTime() < this.deps.ports.config.authCacheMs / 2 && !this.pending.has(cacheKey)) {
+        this.lookup(cacheKey, presented, now).catch(() => undefined);
+      }
+      return admitted(cached.principal, now);
+    }
     return this.lookup(cacheKey, presented, now).then((principal) => admitted(principal, now));
   }
 

@@ -6,6 +6,7 @@ import { apiKeys } from '../../src/db/schema/index.js';
 import { AUTH_MESSAGES } from '../../src/http/errors.js';
 import { type TestApp, startTestApp } from '../support/app.js';
 import { makeKey, makeTenant } from '../support/factories.js';
+import { poll } from '../support/poll.js';
 import { assertError, securitySuite } from '../support/security.js';
 
 interface CurrentWorkspace {
@@ -121,6 +122,42 @@ describe('workspace routes and authentication', () => {
       assertError(await t.request('GET', '/v2/workspace/public', { key: key.key }), 401, AUTH_MESSAGES.invalid);
       clock.advance(t.config.authCacheMs + 1);
       assertError(await sibling.request('GET', '/v2/workspace/public', { key: key.key }), 401, AUTH_MESSAGES.invalid);
+    } finally {
+      await sibling.close();
+    }
+  });
+});
+
+describe('key verification in steady use', () => {
+  // A clock that moves only when told: a cached verification never runs out by itself here.
+  let offsetMs = 0;
+  const base = Date.now();
+  const still: Clock = { now: () => new Date(base + offsetMs) };
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ clock: still });
+  });
+  after(() => t.close());
+
+  it('verifies a key again in the background past half the cache time, so no request waits and a revocation still shows', async () => {
+    const sibling = await t.sibling();
+    try {
+      const tenant = await makeTenant(t);
+      const key = await makeKey(t, tenant.workspaceId);
+      assert.equal((await sibling.request('GET', '/v2/workspace/public', { key: key.key })).status, 200);
+      const revoked = await t.request('DELETE', `/v2/admin/api-keys/${key.id}`, { headers: { authorization: `Bearer ${t.config.adminToken}` } });
+      assert.equal(revoked.status, 200);
+      // Before half the cache time the other process answers from its verification.
+      offsetMs += t.config.authCacheMs / 2 - 1;
+      assert.equal((await sibling.request('GET', '/v2/workspace/public', { key: key.key })).status, 200);
+      // Past it, the request is still answered from the cache, and the key is looked up behind it.
+      offsetMs += 2;
+      assert.equal((await sibling.request('GET', '/v2/workspace/public', { key: key.key })).status, 200);
+      // The clock stands still, so only that lookup can end the cached verification.
+      const after = await poll(() => sibling.request('GET', '/v2/workspace/public', { key: key.key }), (r) => r.status === 401, {
+        what: 'the background verification to see the revocation',
+      });
+      assertError(after, 401, AUTH_MESSAGES.invalid);
     } finally {
       await sibling.close();
     }
