@@ -39,12 +39,15 @@ export class ResponseShapeError extends Error {
     return this;
   }
 
-  /** The mismatch as zod reports one (ResponseSerializationError's cause): zod's own issues where zod parsed the part. */
+  /**
+   * The mismatch as zod reports one (ResponseSerializationError's cause, which the log shows): zod's
+   * own issues where zod parsed the part. Like zod's, it names no value of the answer.
+   */
   toZodError(): z.ZodError {
     const parsed = this.cause instanceof z.ZodError ? this.cause.issues : undefined;
     const issues = parsed
       ? parsed.map((issue) => ({ ...issue, path: [...this.path, ...issue.path] }))
-      : [{ code: 'custom' as const, path: this.path, message: `expected ${this.expected}, received ${describeValue(this.received)}`, input: this.received }];
+      : [{ code: 'custom' as const, path: this.path, message: `expected ${this.expected}, received ${describeValue(this.received)}` }];
     return new z.ZodError(issues as z.core.$ZodIssue[]);
   }
 }

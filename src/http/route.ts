@@ -204,7 +204,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: read
     typed.route({
       method: route.method,
       url: route.url,
-      config: { auth: route.auth, rateLimit: route.rateLimit },
+      config: { auth: route.auth, rateLimit: route.rateLimit, serializer: route.serializer ?? 'schema' },
       ...(route.auth === 'visitor' ? { logSerializers: VISITOR_LOG_SERIALIZERS } : {}),
       serializerCompiler: route.serializer === 'presenter' ? presenterSerializerCompiler : responseSerializerCompiler,
       schema: {

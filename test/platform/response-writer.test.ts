@@ -1,15 +1,24 @@
 // The compiled response writer (src/http/response-writer.ts) against the reference it replaces,
 // JSON.stringify of zod's parse: on every schema the modules export, their examples and generated
-// samples, with extra properties at every level and with every part made wrong in turn.
+// samples, with extra properties at every level and with every part made wrong in turn; then real
+// answers of several modules over HTTP, compared with zod's parse of what their handlers gave (the
+// response test mode, on for that app), the 500 of an answer off its shape, and a refinement the
+// writer leaves to the test mode.
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { safeParse, z } from 'zod';
+import { articles, testCases } from '../../src/db/schema/index.js';
 import { errorBodySchema } from '../../src/http/errors.js';
 import { compileResponseWriter, ResponseShapeError, type ResponseWriter } from '../../src/http/response-writer.js';
 import { currentWorkspaceSchema } from '../../src/modules/workspaces/workspaces.schemas.js';
+import { INTERACTIONS, interaction, say, type Setup, setupAgent, UNKNOWN } from '../conversations/support.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { takeMismatches, validationCounts } from '../support/response-validation.js';
+import { assertError, expectStatus } from '../support/security.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
@@ -265,5 +274,73 @@ describe('the compiled response writer', () => {
     });
     const value = { name: 'root', extra: 1, children: [{ name: 'leaf', children: [] }] };
     assert.equal(compileResponseWriter(node)!(value), '{"name":"root","children":[{"name":"leaf","children":[]}]}');
+  });
+});
+
+describe('answers written by the compiled writer, over HTTP', () => {
+  let t: TestApp;
+  let s: Setup;
+  before(async () => {
+    // The response test mode on for this app: every answer is checked against /openapi.json and,
+    // where the compiled writer wrote it, against zod's parse of what the handler gave.
+    t = await startTestApp({ validateResponses: true });
+    s = await setupAgent(t);
+    takeMismatches();
+  });
+  after(() => t.close());
+
+  it("are byte for byte what JSON.stringify of zod's parse gives, on routes of several modules", async () => {
+    const before = validationCounts().compared;
+    const key = s.w.key;
+    await expectStatus(t, 200, 'GET', '/v2/workspace/public', key);
+    await expectStatus(t, 200, 'PATCH', '/v2/workspace/public', key, { name: 'Renamed', sourceSyncInterval: 'daily' });
+    await expectStatus(t, 200, 'GET', '/v2/bots/public', key);
+    await expectStatus(t, 200, 'GET', `/v2/bots/${s.agentId}/hc-prompt/public`, key);
+    await expectStatus(t, 200, 'GET', '/v2/hc-folders/public', key);
+    await expectStatus(t, 200, 'GET', '/v2/hc-articles/public', key);
+    await expectStatus(t, 200, 'POST', '/v2/hc-articles/ids/public', key, { articleIds: s.articleIds });
+    await expectStatus(t, 200, 'GET', `/v2/hc-articles/${s.articleIds[0]}/history/public`, key);
+    await expectStatus(t, 200, 'GET', '/v2/tag-groups/public', key);
+    const [, reply] = await say(t, key, { content: 'How do I reset my password?', botId: s.agentId });
+    await expectStatus(t, 200, 'GET', INTERACTIONS, key);
+    await expectStatus(t, 200, 'GET', interaction(reply!.interactionId), key);
+    assertError(await t.request('GET', `/v2/hc-articles/${UNKNOWN}/history/public`, { key }), 404);
+    assert.deepEqual(takeMismatches(), []);
+    assert.ok(validationCounts().compared - before >= 12, `compared ${validationCounts().compared - before} answers`);
+  });
+
+  it("answers 500 when an answer leaves its shape (a stored origin outside the enum), the log naming where", async () => {
+    const [id] = s.articleIds;
+    await t.database.db.update(articles).set({ origin: 'HAND_WRITTEN' }).where(eq(articles.id, id!));
+    const res = await t.request('GET', '/v2/hc-articles/public', { key: s.w.key, headers: { 'x-request-id': 'req-off-shape' } });
+    assertError(res, 500, 'internal server error (request id req-off-shape)');
+    assert.ok(!res.text.includes('HAND_WRITTEN'));
+    const logged = t.logs.find((l) => l.reqId === 'req-off-shape' && l.msg === 'unhandled error');
+    assert.ok(!JSON.stringify(logged?.err).includes('HAND_WRITTEN'), 'the log names where and what was expected, not the value');
+    const message = String((logged?.err as { message?: string } | undefined)?.message);
+    const issues = JSON.parse(message.slice(message.indexOf('['))) as { path: (string | number)[]; message: string }[];
+    assert.deepEqual(issues.map((issue) => [issue.path[0], typeof issue.path[1], issue.path[2]]), [['articles', 'number', 'origin']]);
+    assert.match(issues[0]!.message, /^expected one of "MANUAL_ARTICLE", .*, received string$/);
+    // The test mode names it too: zod's parse refuses what the handler gave.
+    const mismatches = takeMismatches();
+    assert.equal(mismatches.length, 1, mismatches.join('\n'));
+    assert.match(mismatches[0]!, /GET \/v2\/hc-articles\/public answering 200: zod's parse refuses what the handler gave/);
+    await t.database.db.update(articles).set({ origin: 'MANUAL_ARTICLE' }).where(eq(articles.id, id!));
+  });
+
+  it('writes a refinement it does not check as stored, and the test mode catches it (an integer that is not)', async () => {
+    const created = await expectStatus<{ id: string; turns: { content: string }[] }>(t, 201, 'POST', `/v2/bots/${s.agentId}/test-cases/public`, s.w.key, {
+      name: 'Latency',
+      turns: [{ content: 'How do I reset my password?', expect: { maxLatencyMs: 5000 } }],
+      expect: { answers: true },
+    });
+    takeMismatches();
+    await t.database.db.update(testCases).set({ turns: [{ content: 'How do I reset my password?', expect: { maxLatencyMs: 2500.5 } }] as never }).where(eq(testCases.id, created.id));
+    const res = await t.request<{ turns: { expect: { maxLatencyMs: number } }[] }>('GET', `/v2/test-cases/${created.id}/public`, { key: s.w.key });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.turns[0]!.expect.maxLatencyMs, 2500.5, 'written as stored');
+    const mismatches = takeMismatches().join('\n');
+    assert.match(mismatches, /the body does not match the documented schema[\s\S]*maxLatencyMs \(2500\.5\)/);
+    assert.match(mismatches, /zod's parse refuses what the handler gave[\s\S]*maxLatencyMs/);
   });
 });
