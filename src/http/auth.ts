@@ -171,6 +171,8 @@ function admit(request: FastifyRequest, auth: 'read' | 'write' | 'visitor', prin
  * callback hook, so a key verified from the cache costs no promise and no extra microtask.
  */
 export function registerAuth(app: FastifyInstance, deps: AppDeps, authenticator: KeyAuthenticator): void {
+  // Declared on every request up front, so setting it does not change the request object's shape.
+  app.decorateRequest('principal', undefined);
   app.addHook('onRequest', (request, _reply, done) => {
     const auth = request.routeOptions.config.auth;
     if (!auth || auth === 'none') {

@@ -12,6 +12,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** How the route writes its answers (RouteDeclaration.serializer); the tests' response mode reads it. */
+    serializer?: 'schema' | 'presenter';
   }
   interface FastifyRequest {
     principal?: Principal;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RequestPayload } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Database, Db } from '../db/database.js';
@@ -175,35 +175,39 @@ export function registerRateLimit(
     if (counted instanceof Promise) counted.then(then, fail);
     else then(counted);
   };
+  /** Sets the x-ratelimit-* headers of the window that decides, and lets the request on or answers 429. */
+  const decide = (reply: FastifyReply, payload: RequestPayload, done: Parameters<preParsingHookHandler>[3], max: number, { count: seen, remainingMs }: CountedWindow): void => {
+    const resetS = Math.max(1, Math.ceil(remainingMs / 1000));
+    reply.header('x-ratelimit-limit', max);
+    reply.header('x-ratelimit-remaining', Math.max(0, max - seen));
+    reply.header('x-ratelimit-reset', resetS);
+    if (seen <= max) {
+      done(null, payload);
+      return;
+    }
+    reply.header('retry-after', resetS);
+    done(new AppError('too_many_requests', `rate limit of ${max} requests per ${window} exceeded; retry later`));
+  };
   const limiter = (budget: RateLimitBudget | undefined): preParsingHookHandler => {
     const keyMax = budget === 'answer' ? options.answerMax : options.max;
     return (request, reply, payload, done) => {
-      const decide = (max: number, { count: seen, remainingMs }: CountedWindow): void => {
-        const resetS = Math.max(1, Math.ceil(remainingMs / 1000));
-        reply.header('x-ratelimit-limit', max);
-        reply.header('x-ratelimit-remaining', Math.max(0, max - seen));
-        reply.header('x-ratelimit-reset', resetS);
-        if (seen <= max) {
-          done(null, payload);
+      const extra = options.extra?.(request);
+      const counted = counter.hit(bucketOf(request, budget), Date.now(), keyMax);
+      // The common case, a key counted in this process with no extra limit: no promise, no closure.
+      if (!extra && !(counted instanceof Promise)) {
+        decide(reply, payload, done, keyMax, counted);
+        return;
+      }
+      const fail = (error: Error) => done(error);
+      const then = (key: CountedWindow) => {
+        if (!extra || key.count > keyMax) {
+          decide(reply, payload, done, keyMax, key);
           return;
         }
-        reply.header('retry-after', resetS);
-        done(new AppError('too_many_requests', `rate limit of ${max} requests per ${window} exceeded; retry later`));
+        count(extra.bucket, extra.max, (own) => (own.count > extra.max ? decide(reply, payload, done, extra.max, own) : decide(reply, payload, done, keyMax, key)), fail);
       };
-      const fail = (error: Error) => done(error);
-      const extra = options.extra?.(request);
-      count(
-        bucketOf(request, budget),
-        keyMax,
-        (key) => {
-          if (!extra || key.count > keyMax) {
-            decide(keyMax, key);
-            return;
-          }
-          count(extra.bucket, extra.max, (own) => (own.count > extra.max ? decide(extra.max, own) : decide(keyMax, key)), fail);
-        },
-        fail,
-      );
+      if (counted instanceof Promise) counted.then(then, fail);
+      else then(counted);
     };
   };
   const general = limiter(undefined);

@@ -75,6 +75,23 @@ describe('workspace routes and authentication', () => {
     assert.equal(other.body.name, 'two');
   });
 
+  it("answers a key's workspace as last verified: a rename shows at once in its process, in another once the key is verified again", async () => {
+    const sibling = await t.sibling();
+    try {
+      const tenant = await makeTenant(t, 'before');
+      const get = async (app: TestApp) => (await app.request<CurrentWorkspace>('GET', '/v2/workspace/public', { key: tenant.readKey })).body.name;
+      assert.deepEqual([await get(t), await get(t), await get(sibling), await get(sibling)], ['before', 'before', 'before', 'before']);
+      const renamed = await t.request<CurrentWorkspace>('PATCH', '/v2/workspace/public', { key: tenant.writeKey, body: { name: 'after' } });
+      assert.equal(renamed.status, 200);
+      assert.equal(await get(t), 'after', 'the renaming process forgets the verification at once');
+      // The other answers from its verification, at most PARLEY_AUTH_CACHE_MS old (on the app's clock).
+      clock.advance(t.config.authCacheMs + 1);
+      assert.equal(await get(sibling), 'after');
+    } finally {
+      await sibling.close();
+    }
+  });
+
   it('accepts the scheme case-insensitively and records lastUsedAt', async () => {
     const tenant = await makeTenant(t);
     const key = await makeKey(t, tenant.workspaceId, { scopes: ['read'] });

@@ -87,6 +87,11 @@ export interface TestAppOptions {
    * crash) rather than in memory, and how long a statement waits for that restart.
    */
   pglite?: { folder?: boolean; restartWaitMs?: number };
+  /**
+   * Check this app's answers as PARLEY_TEST_VALIDATE_RESPONSES=1 does (test/support/response-validation.ts),
+   * whatever the mode: the test then takes the mismatches itself (takeMismatches()).
+   */
+  validateResponses?: boolean;
 }
 
 /** Real HTTP against a real app on 127.0.0.1:0, on a fresh migrated database. */
@@ -137,7 +142,7 @@ async function buildOn(database: Database, dataDir: string, options: TestAppOpti
   const ports = createPorts({ config, database, queue, log: logger, cpuPool, clock: options.clock, llm: options.llm, outbound: options.outbound, listeners: options.listeners });
   if (options.work) await queue.work(ports);
   const app = await buildApp({ ports, database });
-  if (validatingResponses) validateResponses(app);
+  if (validatingResponses || options.validateResponses) validateResponses(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -5,6 +5,10 @@
 // asserted). The check runs in the app's onSend hook, before the client sees the answer, so a mismatch
 // is recorded before the test that caused it ends: an afterEach hook fails that test naming it.
 //
+// It also compares each answer a route's compiled writer wrote (src/http/response-writer.ts) with the
+// reference it replaced, JSON.stringify of zod's parse of the handler's result (taken in the app's
+// preSerialization hook): zod must accept the result, refinements included, and give the same bytes.
+//
 // Answers of routes the document leaves out on purpose (the console's files, the widget script, the
 // /docs UI, CORS preflights, unknown paths) and of HEAD requests are counted as skipped. Answers
 // written past Fastify (Node's 400/408/431 and 417, the event stream's events) are not seen here.
@@ -14,6 +18,8 @@ import { appendFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as HyperjumpOpenApi from '@hyperjump/json-schema/openapi-3-1';
 import type { OutputUnit } from '@hyperjump/json-schema/openapi-3-1';
+import { safeParse, z } from 'zod';
+import { compileResponseWriter } from '../../src/http/response-writer.js';
 
 export const validatingResponses = process.env.PARLEY_TEST_VALIDATE_RESPONSES === '1';
 
@@ -34,10 +40,12 @@ interface State {
   validators: Map<string, Promise<Validator>>;
   validated: number;
   skipped: number;
+  /** Answers compared with zod's parse of the handler's result. */
+  compared: number;
   mismatches: string[];
 }
 
-const state: State = { validators: new Map(), validated: 0, skipped: 0, mismatches: [] };
+const state: State = { validators: new Map(), validated: 0, skipped: 0, compared: 0, mismatches: [] };
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointer = (segments: string[]) => `#${segments.map((s) => `/${encodeURIComponent(escapePointer(s))}`).join('')}`;
@@ -153,13 +161,46 @@ async function check(app: FastifyInstance, request: FastifyRequest, reply: Fasti
   return problems;
 }
 
-/** Validates every answer of `app` against the document it serves (see the top of this file). */
+/** Zod's JSON of each handler result a route's compiled writer is about to write, for onSend to compare. */
+const ZOD_ANSWERS = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Before a route's compiled writer runs (not a presenter route, nor one zod encodes): zod's parse of
+ * the handler's result, as the JSON the writer must give, or the mismatch when zod refuses it (the
+ * writer, which leaves refinements to this mode, may not: a 500 then comes only from a shape).
+ */
+function takeZodAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  const schema = (request.routeOptions.schema?.response as Record<number, unknown> | undefined)?.[reply.statusCode];
+  if (request.routeOptions.config.serializer !== 'schema' || !(schema instanceof z.ZodType) || !compileResponseWriter(schema)) return;
+  state.compared += 1;
+  const parsed = safeParse(schema, payload);
+  if (parsed.success) ZOD_ANSWERS.set(request, JSON.stringify(parsed.data));
+  else state.mismatches.push(`${request.method} ${request.routeOptions.url} answering ${reply.statusCode}: zod's parse refuses what the handler gave:\n    ${parsed.error.message.replace(/\n/g, '\n    ')}`);
+}
+
+/** The difference between what the compiled writer sent and zod's JSON, if any. */
+function differenceFromZod(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
+  const expected = ZOD_ANSWERS.get(request);
+  if (expected === undefined) return undefined;
+  ZOD_ANSWERS.delete(request);
+  const sent = Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload);
+  if (sent === expected) return undefined;
+  return `${request.method} ${request.routeOptions.url} answered ${reply.statusCode}: the compiled writer wrote\n    ${sent}\n  where zod's parse gives\n    ${expected}`;
+}
+
+/** Validates every answer of `app` against the document it serves and zod's parse (see the top of this file). */
 export function validateResponses(app: FastifyInstance): void {
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    takeZodAnswer(request, reply, payload);
+    return payload;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const problems = await check(app, request, reply, payload);
     if (problems === undefined) state.skipped += 1;
     else state.validated += 1;
     if (problems?.length) state.mismatches.push(...problems);
+    const differs = differenceFromZod(request, reply, payload);
+    if (differs) state.mismatches.push(differs);
     return payload;
   });
 }
@@ -170,8 +211,8 @@ export function takeMismatches(): string[] {
 }
 
 /** The counts of this process so far. */
-export function validationCounts(): { validated: number; skipped: number } {
-  return { validated: state.validated, skipped: state.skipped };
+export function validationCounts(): { validated: number; skipped: number; compared: number } {
+  return { validated: state.validated, skipped: state.skipped, compared: state.compared };
 }
 
 if (validatingResponses && process.env.NODE_TEST_CONTEXT) {
@@ -185,5 +226,5 @@ if (validatingResponses && process.env.NODE_TEST_CONTEXT) {
     if (fresh.length) throw new Error(`answers that do not match /openapi.json, outside any test:\n${fresh.join('\n')}`);
   });
   const report = process.env.PARLEY_TEST_VALIDATION_REPORT;
-  if (report) process.on('exit', () => appendFileSync(report, `${state.validated} ${state.skipped}\n`));
+  if (report) process.on('exit', () => appendFileSync(report, `${state.validated} ${state.skipped} ${state.compared}\n`));
 }

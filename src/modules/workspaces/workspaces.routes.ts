@@ -1,9 +1,9 @@
 import { principalOf } from '../../context.js';
 import type { KeyAuthenticator } from '../../http/auth.js';
 import { defineRoute } from '../../http/route.js';
-import { presentCurrentWorkspace } from './workspaces.presenter.js';
+import { presentCurrentWorkspace, presentVerifiedWorkspace } from './workspaces.presenter.js';
 import { currentWorkspaceSchema, updateWorkspaceBodySchema } from './workspaces.schemas.js';
-import { getCurrentWorkspace, updateCurrentWorkspace } from './workspaces.service.js';
+import { updateCurrentWorkspace } from './workspaces.service.js';
 
 const tags = ['Workspace'];
 
@@ -21,7 +21,7 @@ export function workspaceRoutes(authenticator: KeyAuthenticator) {
         'Useful to check which workspace and scopes a key has. Answered from the verified key, so a ' +
         'rename made through another process shows within a second.',
       response: currentWorkspaceSchema,
-      handler: async ({ ctx }) => presentCurrentWorkspace(getCurrentWorkspace(ctx), principalOf(ctx)),
+      handler: async ({ ctx }) => presentVerifiedWorkspace(principalOf(ctx)),
     }),
     defineRoute({
       method: 'PATCH',

@@ -48,6 +48,8 @@ export const currentWorkspaceSchema = workspaceSchema
     ],
   });
 
+export type CurrentWorkspace = z.output<typeof currentWorkspaceSchema>;
+
 export const updateWorkspaceBodySchema = z
   .object({
     name: workspaceNameSchema.optional(),

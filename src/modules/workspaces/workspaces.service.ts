@@ -1,4 +1,4 @@
-import { emit, inTransaction, principalOf, type ProcessContext, type WorkspaceContext } from '../../context.js';
+import { emit, inTransaction, type ProcessContext, type WorkspaceContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import {
   findWorkspace,
@@ -10,15 +10,6 @@ import {
 } from './workspaces.repository.js';
 
 type WorkspaceView = Pick<WorkspaceRow, 'id' | 'name' | 'createdAt' | 'sourceSyncInterval'>;
-
-/**
- * The workspace of the calling key, as authentication just verified it (no further query: this is
- * the route scripts call to check a key, so it costs what authentication costs).
- */
-export function getCurrentWorkspace(ctx: WorkspaceContext): WorkspaceView {
-  const { workspace } = principalOf(ctx);
-  return { id: ctx.workspaceId, name: workspace.name, createdAt: workspace.createdAt, sourceSyncInterval: workspace.sourceSyncInterval };
-}
 
 /**
  * PATCH /v2/workspace/public: renames the workspace and/or sets its sources' default re-sync; a
