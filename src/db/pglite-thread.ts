@@ -99,7 +99,6 @@ interface Pending {
 /** One started thread: its worker, the statements it owes an answer, whether it still runs. */
 interface Thread {
   worker: Worker;
-  generation: number;
   pending: Map<number, Pending>;
   alive: boolean;
   /** Set once its database is open: statements then go straight to it. */
@@ -189,7 +188,6 @@ export class PgliteThread {
     let failed!: (error: Error) => void;
     const thread: Thread = {
       worker,
-      generation: this.generation,
       pending: new Map(),
       alive: true,
       open: false,
@@ -250,6 +248,10 @@ export class PgliteThread {
       if (this.closed) return;
       this.start().then(
         (thread) => {
+          if (this.closed) {
+            void thread.worker.terminate();
+            return;
+          }
           this.thread = thread;
           successor(thread);
           thread.ready.then(
