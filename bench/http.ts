@@ -1,7 +1,10 @@
 // HTTP throughput benchmark: a real `parley serve` child process per backend (PGlite, and PostgreSQL
 // when one is reachable), loaded with autocannon on an unauthenticated and an authenticated route.
 // Env: BENCH_DURATION (seconds per case, default 10; e.g. 3 for a quick run while iterating),
-// BENCH_CONNECTIONS (default 50). Prints one table: per backend both routes and their ratio.
+// BENCH_CONNECTIONS (default 50). Prints one table: per backend both routes and their ratio, and
+// the server's CPU time per request of each (Linux): on a machine shared with other work the
+// throughput swings with the load, what a request costs the server much less.
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +41,8 @@ interface CaseResult {
   route: string;
   path: string;
   reqPerSecMean: number;
+  /** The server process's CPU time (user + system, all threads) per request of the measured run, in µs; null where /proc is not there. */
+  serverCpuUsPerRequest: number | null;
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
@@ -102,15 +107,29 @@ function load(server: RunningServer, route: Route, seconds: number, connections:
   return withTimeout(run, (seconds + 30) * 1000, `autocannon on ${route.path} did not finish`);
 }
 
+/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux); null elsewhere. */
+function cpuTimeUs(pid: number): number | null {
+  try {
+    // Fields 14 and 15 (utime, stime) after the command in parentheses, in clock ticks of 1/100 s.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
 /** Warms a route up (result discarded), then measures it. */
 async function measure(backend: BackendName, server: RunningServer, route: Route, settings: Settings): Promise<CaseResult> {
   await load(server, route, settings.warmupS, settings.connections);
+  const cpuBefore = cpuTimeUs(server.pid);
   const result = await load(server, route, settings.durationS, settings.connections);
+  const cpuAfter = cpuTimeUs(server.pid);
   return {
     backend,
     route: route.name,
     path: route.path,
     reqPerSecMean: result.requests.mean,
+    serverCpuUsPerRequest: cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     latencyMaxMs: result.latency.max,
@@ -154,11 +173,11 @@ function fixed(value: number, decimals: number): string {
   return value.toFixed(decimals);
 }
 
-/** One row per backend: both routes' throughput and latency and their ratio, all from this run. */
+/** One row per backend: both routes' throughput, latency and server CPU per request, and their ratio, all from this run. */
 function renderMarkdown(reports: readonly BackendReport[]): string {
   const lines = [
-    '| backend | healthz req/s | healthz p50 / p99 ms | auth req/s | auth p50 / p99 ms | auth / healthz | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| backend | healthz req/s | healthz p50 / p99 ms | auth req/s | auth p50 / p99 ms | auth / healthz | server CPU µs/request: healthz / auth | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const report of reports) {
     const plain = caseOf(report, false);
@@ -167,7 +186,8 @@ function renderMarkdown(reports: readonly BackendReport[]): string {
       c ? `${fixed(c.reqPerSecMean, 0)} | ${fixed(c.latencyP50Ms, 0)} / ${fixed(c.latencyP99Ms, 0)}` : '- | -',
     );
     const non2xx = report.cases.reduce((sum, c) => sum + c.non2xx, 0);
-    lines.push(`| ${report.backend} | ${cells.join(' | ')} | ${ratio(report, plain, authed)} | ${non2xx} |`);
+    const cpu = [plain, authed].map((c) => (c?.serverCpuUsPerRequest == null ? '-' : fixed(c.serverCpuUsPerRequest, 1))).join(' / ');
+    lines.push(`| ${report.backend} | ${cells.join(' | ')} | ${ratio(report, plain, authed)} | ${cpu} | ${non2xx} |`);
   }
   return lines.join('\n');
 }
@@ -200,12 +220,12 @@ function renderProblems(reports: readonly BackendReport[]): string[] {
 }
 
 /** Writes the raw results to bench/results/http-<timestamp>.json and returns the path. */
-async function writeResults(startedAt: Date, settings: Settings, reports: readonly BackendReport[]): Promise<string> {
+async function writeResults(startedAt: Date, settings: Settings, reports: readonly BackendReport[], loadAverage: { start: string; end: string }): Promise<string> {
   const folder = path.join(ROOT, 'bench', 'results');
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, `http-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   const machine = { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model };
-  await writeFile(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, settings, reports }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, loadAverage, settings, reports }, null, 2)}\n`);
   return file;
 }
 
@@ -217,17 +237,25 @@ function armWatchdog(settings: Settings, backends: number): void {
 }
 
 /** Runs the whole benchmark and returns the process exit code. */
+/** The machine's load averages, as `uptime` prints them. */
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(', ');
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
+  const loadAtStart = loadAverage();
   const settings = readSettings();
   const backends = await availableBackends(SERVER_ENV);
   armWatchdog(settings, backends.length);
   const reports: BackendReport[] = [];
   for (const backend of backends) reports.push(await benchBackend(backend, settings));
+  const load = { start: loadAtStart, end: loadAverage() };
   process.stdout.write(`\n${renderMarkdown(reports)}\n`);
+  process.stdout.write(`\nLoad average (1, 5, 15 min) at the start: ${load.start}; at the end: ${load.end}\n`);
   const problems = renderProblems(reports);
   if (problems.length) process.stdout.write(`\nProblems seen:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
-  process.stdout.write(`\nResults written to ${path.relative(ROOT, await writeResults(startedAt, settings, reports))}\n`);
+  process.stdout.write(`\nResults written to ${path.relative(ROOT, await writeResults(startedAt, settings, reports, load))}\n`);
   const failed = reports.some((r) => r.error || r.cases.some((c) => c.non2xx > 0 || c.errors > 0));
   return failed ? 1 : 0;
 }
