@@ -465,9 +465,9 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database `parley_bench_<random>` next to `adminUrl`; `drop()` removes it. */
-export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase> {
-  const name = `parley_bench_${randomBytes(6).toString('hex')}`;
+/** Creates an empty database `<prefix><random>` (`parley_bench_` unless given) next to `adminUrl`; `drop()` removes it. */
+export async function createScratchDatabase(adminUrl: string, prefix = 'parley_bench_'): Promise<ScratchDatabase> {
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
   await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

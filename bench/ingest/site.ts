@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const TOPICS = ['billing', 'refunds', 'shipping', 'accounts', 'passwords', 'invoices', 'teams', 'exports', 'integrations', 'security'];
-const SENTENCES = [
+/** The sentences of the site's pages (also the filler of bench:scale's generated articles). */
+export const SENTENCES = [
   'Open the settings page and choose the section that matches your question.',
   'Changes take effect immediately and are recorded in the audit log of your workspace.',
   'If the option is greyed out, ask an administrator of your team to grant you the permission.',
