@@ -25,6 +25,8 @@ export type DatabaseTarget =
       log?: Logger;
       /** How long a statement waits for the thread's restart before failing with 503 (default 10 s). */
       restartWaitMs?: number;
+      /** The waits before successive restarts (default 0, 0.25, 1, then 5 s). */
+      restartBackoffMs?: number[];
     }
   | { kind: 'postgres'; url: string; poolMax?: number };
 
@@ -50,6 +52,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       vector: target.vector,
       log: target.log,
       restartWaitMs: target.restartWaitMs,
+      restartBackoffMs: target.restartBackoffMs,
     });
     // drizzle's PGlite driver calls query and transaction, which the thread's client answers alike.
     const db = drizzlePglite({ client: pglite as unknown as PGlite, schema }) as unknown as Db;

@@ -75,6 +75,8 @@ export interface PgliteThreadOptions {
   log?: Logger;
   /** How long a statement waits for a restarting thread before failing (default 10 s). */
   restartWaitMs?: number;
+  /** The waits before successive restarts, the last one repeated (default RESTART_BACKOFF_MS). */
+  restartBackoffMs?: number[];
 }
 
 /** Compiled once per process: each thread instantiates the same module instead of compiling its own. */
@@ -235,7 +237,8 @@ export class PgliteThread {
       log?.error({ reason }, 'the embedded database stopped; it was in memory, so it cannot restart');
       return;
     }
-    const delay = RESTART_BACKOFF_MS[Math.min(this.failures, RESTART_BACKOFF_MS.length - 1)]!;
+    const backoff = this.options.restartBackoffMs?.length ? this.options.restartBackoffMs : RESTART_BACKOFF_MS;
+    const delay = backoff[Math.min(this.failures, backoff.length - 1)]!;
     this.failures += 1;
     log?.error({ reason, delayMs: delay, restarts: this.restarts + 1 }, 'the embedded database stopped; restarting it on its folder');
     let successor!: (thread: Thread) => void;

@@ -46,17 +46,6 @@ describe('the embedded database thread', pgliteOnly, () => {
     });
     after(() => t.close());
 
-    it('leaves the event loop free while a query runs: timers fire and requests are answered before it ends', async () => {
-      let ended = false;
-      const long = queryRows(t.database.db, sql`SELECT pg_sleep(3)`).then(() => (ended = true));
-      await sleep(100);
-      const health = await t.request('GET', '/healthz');
-      assert.equal(health.status, 200);
-      assert.equal(ended, false, 'the timer and the request were served while the query ran on its thread');
-      await long;
-      assert.equal(ended, true);
-    });
-
     it('keeps a transaction to itself: a statement outside it waits for its COMMIT', async () => {
       const order: string[] = [];
       let inside!: () => void;
@@ -75,6 +64,30 @@ describe('the embedded database thread', pgliteOnly, () => {
       await tx;
       assert.equal(await outside, 1, 'the statement outside ran after the commit and saw its row');
       assert.deepEqual(order, ['commit', 'outside']);
+    });
+  });
+
+  describe('while a query runs on its thread', () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp();
+    });
+    after(() => t.close());
+
+    it('leaves the event loop free: timers fire and requests are answered while the query runs', async () => {
+      // A query that does not end by itself within the test: the test ends it by stopping the thread.
+      let ended = false;
+      const long = queryRows(t.database.db, sql`SELECT pg_sleep(600)`).then(
+        () => (ended = true),
+        () => (ended = true),
+      );
+      await sleep(100);
+      const health = await t.request('GET', '/healthz');
+      assert.equal(health.status, 200);
+      assert.equal(ended, false, 'the timer and the request were served while the query ran on its thread');
+      await pglite(t).crashForTests();
+      await long;
+      assert.equal(ended, true);
     });
   });
 
@@ -133,8 +146,8 @@ describe('the embedded database thread', pgliteOnly, () => {
   describe('while its thread restarts', () => {
     let t: TestApp;
     before(async () => {
-      // No wait for the restart, so a request sent during it meets it.
-      t = await startTestApp({ pglite: { folder: true, restartWaitMs: 0 } });
+      // No wait for the restart, which starts 2 s after the crash, so a request sent then meets it.
+      t = await startTestApp({ pglite: { folder: true, restartWaitMs: 0, restartBackoffMs: [2000] } });
     });
     after(() => t.close());
 

@@ -86,7 +86,7 @@ export interface TestAppOptions {
    * PGlite only: the database in a folder of the app's data folder (its thread restarts after a
    * crash) rather than in memory, and how long a statement waits for that restart.
    */
-  pglite?: { folder?: boolean; restartWaitMs?: number };
+  pglite?: { folder?: boolean; restartWaitMs?: number; restartBackoffMs?: number[] };
   /**
    * Check this app's answers as PARLEY_TEST_VALIDATE_RESPONSES=1 does (test/support/response-validation.ts),
    * whatever the mode: the test then takes the mismatches itself (takeMismatches()).
@@ -100,6 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const pglite = options.pglite && {
     folder: options.pglite.folder ? path.join(dataDir, 'pglite') : undefined,
     restartWaitMs: options.pglite.restartWaitMs,
+    restartBackoffMs: options.pglite.restartBackoffMs,
   };
   const testDb = await createTestDatabase({ vector: Boolean(options.env?.PARLEY_LLM_EMBEDDING_MODEL), pglite });
   const built = await buildOn(testDb.database, dataDir, options);

@@ -104,7 +104,7 @@ export interface TestDatabase {
  * `pglite.folder` restores it into a folder instead of memory (a folder's database thread restarts
  * after a crash), `pglite.restartWaitMs` bounds how long a statement waits for that restart.
  */
-export async function createTestDatabase(options: { vector?: boolean; pglite?: { folder?: string; restartWaitMs?: number } } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { vector?: boolean; pglite?: { folder?: string; restartWaitMs?: number; restartBackoffMs?: number[] } } = {}): Promise<TestDatabase> {
   if (backend === 'pglite') {
     const database = await openDatabase({
       kind: 'pglite',
@@ -112,6 +112,7 @@ export async function createTestDatabase(options: { vector?: boolean; pglite?: {
       vector: options.vector,
       dataDir: options.pglite?.folder,
       restartWaitMs: options.pglite?.restartWaitMs,
+      restartBackoffMs: options.pglite?.restartBackoffMs,
     });
     return { database, drop: () => database.close() };
   }
