@@ -5,8 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import type { Logger } from 'pino';
-import { PgliteThread } from './pglite-thread.js';
+import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -15,19 +14,7 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export type DatabaseTarget =
-  | {
-      kind: 'pglite';
-      dataDir?: string;
-      loadDataDir?: Blob;
-      /** Load pgvector (db/vector.ts): ~0.1-0.35 s more at start, so only when an embedding model is configured. */
-      vector?: boolean;
-      /** Where the database thread reports a crash and its restart. */
-      log?: Logger;
-      /** How long a statement waits for the thread's restart before failing with 503 (default 10 s). */
-      restartWaitMs?: number;
-      /** The waits before successive restarts (default 0, 0.25, 1, then 5 s). */
-      restartBackoffMs?: number[];
-    }
+  | ({ kind: 'pglite' } & PgliteThreadOptions)
   | { kind: 'postgres'; url: string; poolMax?: number };
 
 /**
@@ -46,14 +33,7 @@ export function pgliteFolder(dataDir: string): string {
 /** Opens PGlite (in a folder, or in memory from a dump) or a PostgreSQL pool. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'pglite') {
-    const pglite = await PgliteThread.open({
-      dataDir: target.dataDir,
-      loadDataDir: target.loadDataDir,
-      vector: target.vector,
-      log: target.log,
-      restartWaitMs: target.restartWaitMs,
-      restartBackoffMs: target.restartBackoffMs,
-    });
+    const pglite = await PgliteThread.open(target);
     // drizzle's PGlite driver calls query and transaction, which the thread's client answers alike.
     const db = drizzlePglite({ client: pglite as unknown as PGlite, schema }) as unknown as Db;
     return { kind: 'pglite', db, pglite, close: () => pglite.close() };

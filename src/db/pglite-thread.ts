@@ -69,11 +69,13 @@ class Turns {
 export interface PgliteThreadOptions {
   /** PGlite's folder; without it the database lives in the thread's memory. */
   dataDir?: string;
-  /** A dump to start an in-memory database from (tests). */
+  /** A dump to start a new database from (tests): in memory, or into an empty folder. */
   loadDataDir?: Blob;
+  /** Load pgvector (db/vector.ts): ~0.1-0.35 s more at start, so only when an embedding model is configured. */
   vector?: boolean;
+  /** Where the thread reports a crash and its restart. */
   log?: Logger;
-  /** How long a statement waits for a restarting thread before failing (default 10 s). */
+  /** How long a statement waits for a restarting thread before failing with 503 (default 10 s). */
   restartWaitMs?: number;
   /** The waits before successive restarts, the last one repeated (default RESTART_BACKOFF_MS). */
   restartBackoffMs?: number[];
