@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type AnyColumn, sql, type SQL } from 'drizzle-orm';
 import type { Db } from './database.js';
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
@@ -29,4 +29,14 @@ export async function deleteInBatches(batch: (limit: number) => Promise<number>,
 export async function transactionWrote(db: Db): Promise<boolean> {
   const [row] = await queryRows<{ wrote: boolean }>(db, sql`SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote`);
   return row?.wrote === true;
+}
+
+/**
+ * Rows past a keyset cursor in (createdAt, id) order: `after` it (ascending) or `before` it
+ * (descending). Written as one row comparison, which PostgreSQL turns into a bound of an index on
+ * (..., created_at, id); the same test written `created_at < x OR (created_at = x AND id < y)` is
+ * only a filter, and a page deep in a long list read every row before it first.
+ */
+export function pastCursor(createdAt: AnyColumn, id: AnyColumn, at: { createdAt: Date; id: string }, side: 'after' | 'before'): SQL {
+  return sql`(${createdAt}, ${id}) ${sql.raw(side === 'after' ? '>' : '<')} (${at.createdAt.toISOString()}::timestamptz, ${at.id}::uuid)`;
 }

@@ -42,7 +42,8 @@ export const articleSearch = pgTable(
 /**
  * The inverted index of `article_search`: one row per article and lexeme with its number of
  * occurrences in title, questions, keywords and body, kept by a trigger on `article_search`
- * (migration 0009). Knowledge search reads the rows of the query's lexemes only, so its cost grows
+ * (migration 0009), its counts also in the primary key's leaves (migration 0023). Knowledge search
+ * reads the rows of the query's lexemes only, from the index alone, so its cost grows
  * with how many articles hold those lexemes, not with the length of every matching article.
  */
 export const articleTerms = pgTable(

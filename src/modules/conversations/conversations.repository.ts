@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { queryRows } from '../../db/sql.js';
+import { pastCursor, queryRows } from '../../db/sql.js';
 import { conversationEvents, conversations } from '../../db/schema/index.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -59,9 +59,7 @@ export async function listConversations(db: Db, workspaceId: string, f: Conversa
   if (f.cursor) {
     const { createdAt, id } = f.cursor;
     where.push(
-      previous
-        ? or(gt(conversations.createdAt, createdAt), and(eq(conversations.createdAt, createdAt), gt(conversations.id, id)))
-        : or(lt(conversations.createdAt, createdAt), and(eq(conversations.createdAt, createdAt), lt(conversations.id, id))),
+      pastCursor(conversations.createdAt, conversations.id, { createdAt, id }, previous ? 'after' : 'before'),
     );
   }
   const rows = await db
@@ -105,7 +103,7 @@ export async function listEvents(db: Db, workspaceId: string, conversationId: st
 export async function listEventsAfter(db: Db, workspaceId: string, conversationId: string, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<EventRow[]> {
   const where: (SQL | undefined)[] = [eq(conversationEvents.workspaceId, workspaceId), eq(conversationEvents.conversationId, conversationId)];
   if (after) {
-    where.push(or(gt(conversationEvents.createdAt, after.createdAt), and(eq(conversationEvents.createdAt, after.createdAt), gt(conversationEvents.id, after.id))));
+    where.push(pastCursor(conversationEvents.createdAt, conversationEvents.id, after, 'after'));
   }
   return db
     .select()

@@ -105,24 +105,17 @@ export async function searchLexical(
                avg(lengths[3])::float8 AS l3, avg(lengths[4])::float8 AS l4
         FROM scope
       ),
-      -- Each hit looks its article up by key (a lateral lookup), so the plan stays a walk over the
-      -- hits whatever the tables' statistics say (PGlite never analyses, and a bulk load outruns
-      -- PostgreSQL's autovacuum).
+      -- A query's postings, read from article_terms' primary key alone (its leaves hold the counts,
+      -- migration 0023), then joined to the scope read above: one pass over each, whatever the
+      -- statistics say (PGlite never analyses, and a bulk load outruns PostgreSQL's autovacuum).
       hits AS MATERIALIZED (
         SELECT t.article_id, t.lexeme, t.counts
         FROM article_terms t
         WHERE t.workspace_id = ${workspaceId} AND t.lexeme = ANY (ARRAY(SELECT lexeme FROM ql))
       ),
       tf AS MATERIALIZED (
-        SELECT h.article_id, h.lexeme, x.lengths, h.counts[1]::float8 AS f1, h.counts[2]::float8 AS f2, h.counts[3]::float8 AS f3, h.counts[4]::float8 AS f4
-        FROM hits h
-        CROSS JOIN LATERAL (
-          SELECT s.lengths FROM article_search s
-          JOIN articles a ON a.workspace_id = s.workspace_id AND a.id = s.article_id
-          WHERE s.article_id = h.article_id AND a.workspace_id = ${workspaceId}
-            AND ((a.is_draft = false AND a.active AND a.parent_folder_id = ANY (ARRAY(SELECT id FROM scope_folders)) AND ${live}) OR ${byId})
-          LIMIT 1
-        ) x
+        SELECT h.article_id, h.lexeme, sc.lengths, h.counts[1]::float8 AS f1, h.counts[2]::float8 AS f2, h.counts[3]::float8 AS f3, h.counts[4]::float8 AS f4
+        FROM hits h JOIN scope sc ON sc.article_id = h.article_id
       ),
       df AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS df FROM tf GROUP BY lexeme)
     SELECT tf.article_id AS "articleId",

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { pastCursor } from '../../db/sql.js';
 import { testCases, testRunResults, testRuns, testSchedules } from '../../db/schema/index.js';
 
 export type CaseRow = typeof testCases.$inferSelect;
@@ -23,9 +24,7 @@ interface Page {
 function keyset<T extends typeof testCases | typeof testRuns>(table: T, page: Page) {
   const at = page.cursor;
   if (!at) return undefined;
-  return page.direction === 'previous'
-    ? or(gt(table.createdAt, at.createdAt), and(eq(table.createdAt, at.createdAt), gt(table.id, at.id)))
-    : or(lt(table.createdAt, at.createdAt), and(eq(table.createdAt, at.createdAt), lt(table.id, at.id)));
+  return pastCursor(table.createdAt, table.id, at, page.direction === 'previous' ? 'after' : 'before');
 }
 
 function order<T extends typeof testCases | typeof testRuns>(table: T, page: Page) {

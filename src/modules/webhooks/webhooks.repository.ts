@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { pastCursor } from '../../db/sql.js';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -149,9 +150,7 @@ export async function listDeliveries(db: Db, workspaceId: string, endpointId: st
         eq(webhookDeliveries.endpointId, endpointId),
         f.status ? eq(webhookDeliveries.status, f.status) : undefined,
         at
-          ? previous
-            ? or(gt(webhookDeliveries.createdAt, at.createdAt), and(eq(webhookDeliveries.createdAt, at.createdAt), gt(webhookDeliveries.id, at.id)))
-            : or(lt(webhookDeliveries.createdAt, at.createdAt), and(eq(webhookDeliveries.createdAt, at.createdAt), lt(webhookDeliveries.id, at.id)))
+          ? pastCursor(webhookDeliveries.createdAt, webhookDeliveries.id, at, previous ? 'after' : 'before')
           : undefined,
       ),
     )
