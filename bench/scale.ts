@@ -9,7 +9,7 @@
 // with 1 worker and with 2. Arguments and variables: bench/scale-args.ts (--help).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -329,7 +329,10 @@ async function runSize(adminUrl: string, settings: ScaleSettings, size: Size, re
     report.size = state.size;
     report.database = state.database;
     report.seed = state.seed;
-    if (settings.keep && !reuse) await writeFile(stateFile(state.database), `${JSON.stringify(state, null, 2)}\n`);
+    if (settings.keep && !reuse) {
+      await mkdir(path.dirname(stateFile(state.database)), { recursive: true });
+      await writeFile(stateFile(state.database), `${JSON.stringify(state, null, 2)}\n`);
+    }
     report.tables = await tableSizes(state.url);
     await measure(state, settings, report);
   } catch (error) {
