@@ -22,13 +22,16 @@ export interface ScaleSettings {
   keep: boolean;
   /** Reuse databases kept by an earlier run (their state files), instead of seeding. */
   reuse: string[];
+  /** Another built Parley checkout whose API and worker processes serve the databases (an earlier commit timed on the same data). */
+  serveFrom: string | undefined;
 }
 
 const USAGE = `usage: npm run bench:scale -- [--conversations N] [--articles N] [--workspaces N] [--reference D|0]
-       [--iterations N] [--pages N] [--keep] [--reuse scale_a,scale_b]
+       [--iterations N] [--pages N] [--keep] [--reuse scale_a,scale_b] [--serve-from CHECKOUT]
 defaults: 1000000 conversations, 100000 articles, 200 workspaces, a reference run of a tenth (10),
 20 iterations, 300 pages; the BENCH_CONVERSATIONS, BENCH_ARTICLES, BENCH_WORKSPACES, BENCH_REFERENCE,
-BENCH_ITERATIONS and BENCH_PAGES variables set the same.`;
+BENCH_ITERATIONS and BENCH_PAGES variables set the same. --serve-from runs the API and worker
+processes of another built checkout (a git worktree of an earlier commit) on the same databases.`;
 
 /** An error in the command line, with the usage. */
 export class UsageError extends Error {
@@ -59,6 +62,7 @@ export function parseScaleArgs(argv: readonly string[], env: Record<string, stri
   const given: Partial<Record<NumberName, number>> = {};
   let keep = false;
   let reuse: string[] = [];
+  let serveFrom: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -70,6 +74,7 @@ export function parseScaleArgs(argv: readonly string[], env: Record<string, stri
     const name = flag.replace(/^--/, '') as NumberName;
     if (flag === '--keep') keep = true;
     else if (flag === '--reuse') reuse = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (flag === '--serve-from') serveFrom = value();
     else if (flag.startsWith('--') && name in NUMBERS) given[name] = integer(flag, value(), NUMBERS[name].min);
     else throw new UsageError(`unknown argument "${arg}"`);
   }
@@ -86,6 +91,7 @@ export function parseScaleArgs(argv: readonly string[], env: Record<string, stri
     pages: read('pages'),
     keep,
     reuse,
+    serveFrom,
   };
 }
 

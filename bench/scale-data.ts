@@ -240,7 +240,10 @@ export async function cloneConversations(
   days: number,
   log?: (line: string) => void,
 ): Promise<CloneCounts> {
-  const [conversationColumns, eventColumns, auditColumns] = await Promise.all(['conversations', 'conversation_events', 'audit_log'].map((t) => columnsOf(client, t)));
+  // One client answers one query at a time (node-postgres deprecates queueing them on it).
+  const conversationColumns = await columnsOf(client, 'conversations');
+  const eventColumns = await columnsOf(client, 'conversation_events');
+  const auditColumns = await columnsOf(client, 'audit_log');
   const start = new Date(end.getTime() - days * DAY);
   const conversationInsert = cloneInsert('conversations', conversationColumns!, 't', {
     id: 'g.new_id',

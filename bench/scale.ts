@@ -253,8 +253,10 @@ async function measure(state: SeedState, settings: ScaleSettings, report: SizeRe
   const apis: RunningServer[] = [];
   const workers: (RunningWorker | undefined)[] = [];
   try {
-    for (let i = 0; i < 2; i += 1) apis.push(await startServer({ env, apiKey: state.apiKey, args: ['--no-worker'] }));
-    for (let i = 0; i < 2; i += 1) workers.push(await startWorker({ env: workerEnv }));
+    const root = settings.serveFrom ? path.resolve(settings.serveFrom) : undefined;
+    if (root) log(`served by the checkout in ${root}`);
+    for (let i = 0; i < 2; i += 1) apis.push(await startServer({ env, apiKey: state.apiKey, args: ['--no-worker'], root }));
+    for (let i = 0; i < 2; i += 1) workers.push(await startWorker({ env: workerEnv, root }));
     report.loadAverage.before = os.loadavg();
     const end = new Date(state.end);
     const endEpoch = Math.floor(end.getTime() / 1000);

@@ -346,6 +346,8 @@ export interface StartWorkerOptions {
   readyTimeoutMs?: number;
   /** Called with every line the worker logs on stdout (its JSON log), for benchmarks that read its job lines. */
   onLog?: (line: string) => void;
+  /** Another Parley checkout (built) to run instead of this one, as for startServer. */
+  root?: string;
 }
 
 const WORKER_STARTED = /"msg":"job worker started"/;
@@ -356,7 +358,7 @@ const WORKER_STARTED = /"msg":"job worker started"/;
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const child = spawn(process.execPath, ['bin/parley.js', 'worker'], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: cleanEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
