@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RequestPayload } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { Database, Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { type CountedWindow, type RateWindowCounter, rateWindowCounter } from '../db/limits.js';
 import { AppError } from './errors.js';
 
@@ -65,49 +65,103 @@ export class FixedWindowCounter implements RequestCounter {
   }
 }
 
+/** A request waiting for its count in the database. */
+interface Waiting {
+  now: number;
+  max: number;
+  resolve(window: CountedWindow): void;
+}
+
 /**
  * The same fixed windows counted in PostgreSQL (db/limits.ts), so a key's limit holds for the
- * deployment however many API processes serve it: one upsert per request. A bucket found over its
- * limit is refused from memory until its window ends (a count only grows within a window), so a
- * client hammering past its limit costs the database nothing. When the statement fails, the request
- * is counted in this process instead (the limit then holds per process, as embedded) with a warning
- * at most once a window: a database hiccup never turns a request into a 500 or lets it through uncounted.
+ * deployment however many API processes serve it. One statement per bucket is in flight at a time:
+ * the requests of a bucket that arrive meanwhile are counted together by the next one (`count + n`),
+ * each given its own number in the order it came, so a busy key costs one upsert per round trip
+ * instead of one per request, and the counts stay exact. A bucket found over its limit is refused
+ * from memory until its window ends (a count only grows within a window), so a client hammering past
+ * its limit costs the database nothing. When the statement fails, its requests are counted in this
+ * process instead (the limit then holds per process, as embedded) with a warning at most once a
+ * window: a database hiccup never turns a request into a 500 or lets it through uncounted.
  */
 export class SharedWindowCounter implements RequestCounter {
   /** Buckets over their limit: when their window ends (epoch ms of this process). */
   private readonly refusedUntil = new Map<string, number>();
+  /** Buckets with a statement in flight: the requests the next statement counts. */
+  private readonly queued = new Map<string, Waiting[]>();
   private readonly fallback: FixedWindowCounter;
-  private readonly count: RateWindowCounter;
   private warnedAt = -Infinity;
 
   constructor(
-    db: Db,
+    /** The database's count (db/limits.ts rateWindowCounter). */
+    private readonly count: RateWindowCounter,
     private readonly windowMs: number,
     private readonly log: Logger,
   ) {
-    this.count = rateWindowCounter(db);
     this.fallback = new FixedWindowCounter(windowMs);
   }
 
   hit(bucket: string, now: number, max: number): CountedWindow | Promise<CountedWindow> {
+    const refused = this.refused(bucket, now, max);
+    if (refused) return refused;
+    return new Promise((resolve) => {
+      const waiting = { now, max, resolve };
+      const queued = this.queued.get(bucket);
+      if (queued) queued.push(waiting);
+      else {
+        this.queued.set(bucket, []);
+        this.send(bucket, [waiting]);
+      }
+    });
+  }
+
+  /** The answer of a bucket refused from memory, while its window lasts. */
+  private refused(bucket: string, now: number, max: number): CountedWindow | undefined {
     const until = this.refusedUntil.get(bucket);
-    if (until !== undefined) {
-      if (until > now) return { count: max + 1, remainingMs: until - now };
-      this.refusedUntil.delete(bucket);
+    if (until === undefined) return undefined;
+    if (until > now) return { count: max + 1, remainingMs: until - now };
+    this.refusedUntil.delete(bucket);
+    return undefined;
+  }
+
+  /** Counts `batch` in one statement, then the requests that queued behind it. */
+  private send(bucket: string, batch: Waiting[]): void {
+    this.count(bucket, this.windowMs, batch.length)
+      .then(
+        (window) => {
+          // Numbered in the order they came: the last one's count is the window's.
+          batch.forEach((waiting, i) => {
+            const count = window.count - (batch.length - 1 - i);
+            if (count > waiting.max) this.refuse(bucket, waiting.now + window.remainingMs, waiting.now);
+            waiting.resolve({ count, remainingMs: window.remainingMs });
+          });
+        },
+        (error: unknown) => {
+          const now = batch[0]!.now;
+          if (now - this.warnedAt >= this.windowMs) {
+            this.warnedAt = now;
+            this.log.warn({ err: error }, 'the shared rate-limit count failed; counting in this process until it answers again');
+          }
+          for (const waiting of batch) waiting.resolve(this.fallback.hit(bucket, waiting.now));
+        },
+      )
+      .finally(() => this.next(bucket));
+  }
+
+  private next(bucket: string): void {
+    const queued = this.queued.get(bucket) ?? [];
+    const now = Date.now();
+    // A bucket refused meanwhile answers its queue from memory; the rest go in the next statement.
+    const left = queued.filter((waiting) => {
+      const refused = this.refused(bucket, now, waiting.max);
+      if (refused) waiting.resolve(refused);
+      return !refused;
+    });
+    if (left.length === 0) {
+      this.queued.delete(bucket);
+      return;
     }
-    return this.count(bucket, this.windowMs).then(
-      (window) => {
-        if (window.count > max) this.refuse(bucket, now + window.remainingMs, now);
-        return window;
-      },
-      (error: unknown) => {
-        if (now - this.warnedAt >= this.windowMs) {
-          this.warnedAt = now;
-          this.log.warn({ err: error }, 'the shared rate-limit count failed; counting in this process until it answers again');
-        }
-        return this.fallback.hit(bucket, now);
-      },
-    );
+    this.queued.set(bucket, []);
+    this.send(bucket, left);
   }
 
   private refuse(bucket: string, until: number, now: number): void {
@@ -123,7 +177,7 @@ export class SharedWindowCounter implements RequestCounter {
 /** The counter of a process: shared on PostgreSQL unless PARLEY_RATE_LIMIT_SCOPE=process, in memory when embedded. */
 export function createRequestCounter(database: Database, config: Config, log: Logger): RequestCounter {
   const { windowMs, scope } = config.rateLimit;
-  return database.kind === 'postgres' && scope === 'deployment' ? new SharedWindowCounter(database.db, windowMs, log) : new FixedWindowCounter(windowMs);
+  return database.kind === 'postgres' && scope === 'deployment' ? new SharedWindowCounter(rateWindowCounter(database.db), windowMs, log) : new FixedWindowCounter(windowMs);
 }
 
 const UNITS: readonly [name: string, ms: number][] = [

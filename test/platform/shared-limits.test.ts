@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
+import pino from 'pino';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { hostTurnStore, rateWindowCounter, sweepLimits } from '../../src/db/limits.js';
 import { queryRows } from '../../src/db/sql.js';
+import { SharedWindowCounter } from '../../src/http/rate-limit.js';
 import { SharedHostLimiter } from '../../src/ingest/crawl/shared-host-limiter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -37,6 +39,33 @@ describe('deployment-wide limits in the database', () => {
     const next = await counters[1]!(short, 200);
     assert.equal(next.count, 1, 'the window ended: the request starts the next one');
     assert.ok(next.remainingMs > 150, `a fresh window has its whole length left: ${next.remainingMs}`);
+  });
+
+  it('counts a burst of one key from two processes in fewer statements than requests, each request its own number, and refuses past the limit', async () => {
+    let statements = 0;
+    const counters = [testDb.database, other].map((d) => {
+      const count = rateWindowCounter(d.db);
+      return new SharedWindowCounter((bucket, ms, n) => ((statements += 1), count(bucket, ms, n)), 60_000, pino({ level: 'silent' }));
+    });
+    const burst = (bucket: string, max: number) => Promise.all(Array.from({ length: 40 }, (_, i) => counters[i % 2]!.hit(bucket, Date.now(), max)));
+    const stored = async (bucket: string) => (await queryRows<{ count: number }>(testDb.database.db, sql`SELECT count FROM rate_limit_windows WHERE bucket = ${bucket}`))[0]?.count;
+
+    const open = `key:${crypto.randomUUID()}`;
+    const counts = (await burst(open, 1000)).map((w) => w.count).sort((a, b) => a - b);
+    assert.deepEqual(counts, Array.from({ length: 40 }, (_, i) => i + 1), 'every request has its own number, none lost or counted twice');
+    assert.equal(await stored(open), 40);
+    assert.ok(statements < 40 && statements >= 2, `the requests that waited were counted together: ${statements} statements for 40 requests`);
+
+    const limited = `key:${crypto.randomUUID()}`;
+    const windows = await burst(limited, 25);
+    const allowed = windows.filter((w) => w.count <= 25).map((w) => w.count).sort((a, b) => a - b);
+    assert.deepEqual(allowed, Array.from({ length: 25 }, (_, i) => i + 1), 'exactly the limit is let through');
+    assert.equal(windows.length - allowed.length, 15);
+    // Each process, once it has seen the bucket refused, refuses it from memory: no statement.
+    for (const counter of counters) assert.ok((await counter.hit(limited, Date.now(), 25)).count > 25);
+    const before = statements;
+    for (const counter of counters) assert.ok((await counter.hit(limited, Date.now(), 25)).count > 25);
+    assert.equal(statements, before);
   });
 
   it('never runs more than perHost requests to a host at once over two limiters, their starts delayMs apart', async () => {
