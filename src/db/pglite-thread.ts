@@ -5,30 +5,9 @@ import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { threadBootstrap, threadEntryBeside, threadExecArgv } from '../workers/threads.js';
+import { DatabaseUnavailableError } from './database-unavailable.js';
 import type { PgliteCall, PgliteReply, PgliteThreadData, WireError } from './pglite-worker.js';
-
-/**
- * The embedded database is down: its thread stopped and is restarting (a folder), or stopped for
- * good (an in-memory database cannot come back). Routes answer 503 with Retry-After; jobs retry.
- */
-export class DatabaseUnavailableError extends Error {
-  constructor(
-    message: string,
-    /** Whether it comes back by itself (a folder's thread restarts; an in-memory database does not). */
-    readonly restarting = true,
-  ) {
-    super(message);
-    this.name = 'DatabaseUnavailableError';
-  }
-}
-
-/** `error`, or the error it wraps (drizzle wraps a driver's error as its cause), if it is one. */
-export function databaseUnavailable(error: unknown): DatabaseUnavailableError | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
-    if (e instanceof DatabaseUnavailableError) return e;
-  }
-  return undefined;
-}
+import { Turns } from './turns.js';
 
 /** A statement's error from the thread, with its fields (`code`, `detail`, `constraint`...). */
 function fromWire(error: WireError): Error {
@@ -37,33 +16,6 @@ function fromWire(error: WireError): Error {
   rebuilt.name = name;
   if (stack) rebuilt.stack = stack;
   return rebuilt;
-}
-
-/** A first-come, first-served lock: transactions take it for their length, statements in passing. */
-class Turns {
-  private tail: Promise<void> = Promise.resolve();
-  /** Takers holding or waiting for the lock. */
-  private takers = 0;
-
-  /** Whether nobody holds or waits for the lock: a statement in passing may go at once. */
-  get free(): boolean {
-    return this.takers === 0;
-  }
-
-  acquire(): Promise<() => void> {
-    this.takers += 1;
-    let release!: () => void;
-    const turn = new Promise<void>((resolve) => (release = resolve));
-    const before = this.tail;
-    this.tail = before.then(() => turn);
-    let released = false;
-    return before.then(() => () => {
-      if (released) return;
-      released = true;
-      this.takers -= 1;
-      release();
-    });
-  }
 }
 
 export interface PgliteThreadOptions {

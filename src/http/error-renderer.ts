@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { STATUS_CODES } from 'node:http';
-import { type DatabaseUnavailableError, databaseUnavailable } from '../db/pglite-thread.js';
+import { type DatabaseUnavailableError, databaseUnavailable } from '../db/database-unavailable.js';
 import { AppError, errorBody } from './errors.js';
 
 interface ValidationIssue {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/database.js';
-import { databaseUnavailable } from '../../src/db/pglite-thread.js';
+import { databaseUnavailable } from '../../src/db/database-unavailable.js';
 import { workspaces } from '../../src/db/schema/index.js';
 import { queryRows } from '../../src/db/sql.js';
 import { registered } from '../../src/jobs/job.js';
